@@ -1,0 +1,97 @@
+"""Ruleset files: valid against the JSON Schema, complete against the rules catalog."""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from shared_rules import load_ruleset, ruleset_ids
+from shared_rules.expr import OPS
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "shared_rules/schema/ruleset.schema.json").read_text())
+CATALOG = json.loads((ROOT / "tests/data/catalog_ids.json").read_text())
+RULESETS = ["yugioh", "judicial-guidelines", "dci-upg", "wotf"]
+VALIDATOR = Draft202012Validator(SCHEMA)
+
+
+def present(ruleset_id):
+    if ruleset_id not in ruleset_ids():
+        pytest.fail(f"ruleset file {ruleset_id}.json is missing")
+    return load_ruleset(ruleset_id)
+
+
+def all_ids(node, out=None):
+    """Every value of an "id" key anywhere in a JSON tree."""
+    out = set() if out is None else out
+    if isinstance(node, dict):
+        if isinstance(node.get("id"), str):
+            out.add(node["id"])
+        for value in node.values():
+            all_ids(value, out)
+    elif isinstance(node, list):
+        for value in node:
+            all_ids(value, out)
+    return out
+
+
+def test_schema_is_itself_valid():
+    Draft202012Validator.check_schema(SCHEMA)
+
+
+def test_schema_knows_exactly_the_engine_operators():
+    assert sorted(SCHEMA["$defs"]["call"]["propertyNames"]["enum"]) == sorted(OPS)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_ruleset_is_valid(ruleset_id):
+    errors = sorted(VALIDATOR.iter_errors(present(ruleset_id)), key=lambda e: e.json_path)
+    assert [f"{e.json_path}: {e.message}"[:300] for e in errors] == []
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_catalog_id_is_in_the_data(ruleset_id):
+    missing = sorted(set(CATALOG[ruleset_id]) - all_ids(present(ruleset_id)))
+    assert missing == []
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_levels_and_queries_match_the_catalog(ruleset_id):
+    data = present(ruleset_id)
+    assert [level["id"] for level in data["levels"]] == CATALOG["levels"][ruleset_id]
+    assert set(CATALOG["queries"][ruleset_id]) <= set(data["queries"])
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(CATALOG["penalties"]))
+def test_penalties_match_the_catalog(ruleset_id):
+    assert {p["id"] for p in present(ruleset_id)["penalties"]} >= set(CATALOG["penalties"][ruleset_id])
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(CATALOG["ladders"]))
+def test_catalog_upgrade_paths_are_in_the_ladders(ruleset_id):
+    ladders = [ladder["steps"] for ladder in present(ruleset_id)["ladders"].values()]
+    for path in CATALOG["ladders"][ruleset_id]:
+        assert any(path == steps[i:i + len(path)] for steps in ladders for i in range(len(steps))), path
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_document_names_its_seed_and_version(ruleset_id):
+    document = present(ruleset_id)["document"]
+    assert document["seed"].endswith(".txt") and document["version"]
+
+
+def test_an_invalid_rule_fails_with_the_path_of_the_bad_field():
+    data = copy.deepcopy(present("wotf"))
+    data["infractions"][0]["rules"].insert(0, {"when": {"no_such_operator": [1, 2]}})
+    error = best_match(VALIDATOR.iter_errors(data))
+    assert error.json_path.startswith("$.infractions[0].rules[0].when")
+
+
+def test_a_source_without_a_seed_citation_fails_with_its_path():
+    data = copy.deepcopy(present("wotf"))
+    data["levels"][0]["source"] = "somewhere"
+    error = best_match(VALIDATOR.iter_errors(data))
+    assert error.json_path == "$.levels[0].source"
