@@ -31,7 +31,11 @@ def _list(_args) -> int:
 
 
 def _eval(args) -> int:
-    text = open(args.request, encoding="utf-8").read() if args.request else sys.stdin.read()
+    if args.request:
+        with open(args.request, encoding="utf-8") as file:
+            text = file.read()
+    else:
+        text = sys.stdin.read()
     try:
         request = json.loads(text)
     except ValueError as error:
