@@ -1,0 +1,60 @@
+"""The organiser's server: rules API, events and round clocks, devices and roles, sync,
+organiser pages. `create_app(config)` builds it; `flask --app server ...` finds it."""
+
+import os
+from pathlib import Path
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .config import Config, database_url
+from .errors import register_error_handlers
+from .extensions import api, db, migrate
+
+MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """The app. `config` (a mapping) overrides `Config` and the environment, e.g. in tests
+    `{"SQLALCHEMY_DATABASE_URI": ..., "TESTING": True}`."""
+    app = Flask(__name__, instance_relative_config=True, static_folder=None)
+    app.config.from_object(Config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.instance_path)
+    if config:
+        app.config.update(config)
+    _organiser_password_from_instance(app)
+    if app.config["TRUST_PROXY"]:
+        hops = app.config["TRUST_PROXY"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+
+    register_extensions(app)
+    register_blueprints(app)
+    register_error_handlers(app)
+    from .cli import register_commands
+
+    register_commands(app)
+    return app
+
+
+def _organiser_password_from_instance(app: Flask) -> None:
+    """Without ORGANISER_PASSWORD in the environment, use the instance folder's
+    `organiser_password` file (written by `flask demo`)."""
+    path = Path(app.instance_path) / "organiser_password"
+    if not app.config.get("ORGANISER_PASSWORD") and path.exists():
+        app.config["ORGANISER_PASSWORD"] = path.read_text(encoding="utf-8").strip()
+
+
+def register_extensions(app: Flask) -> None:
+    db.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS)
+    api.init_app(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    from . import api_device, api_public, organiser, pwa
+
+    api.register_blueprint(api_public.bp)
+    api.register_blueprint(api_device.bp)
+    app.register_blueprint(organiser.bp)
+    app.register_blueprint(pwa.bp)  # last: it answers every other path from the app build

@@ -1,0 +1,78 @@
+"""Device API (header `Authorization: Bearer <token>`): the event's detail, sync, and a
+player's penalty history."""
+
+from flask import current_app
+from flask_smorest import Blueprint
+
+from . import timeutil
+from .auth import bearer_device, require_role
+from .clock import event_summary
+from .errors import ApiError
+from .events import get_event
+from .extensions import db
+from .models import Record
+from .records import JUDGE_ROLES, effective, history_item
+from .schemas import EventDetailOut, HistoryOut, SyncIn, SyncOut
+from .sync import pull, push, record_json
+
+bp = Blueprint("device", __name__, url_prefix="/api/events",
+               description="Endpoints for joined devices (bearer token)")
+
+
+@bp.get("/<slug>")
+@bp.response(200, EventDetailOut)
+def event_detail(slug):
+    """The event with its players `[{"id", "name"}]`, rounds with tables `[{"number",
+    "tables": [{"number", "player_a", "player_b"}]}]` (player ids) and `me`."""
+    event = get_event(slug)
+    device = bearer_device(event)
+    rounds: dict[int, list] = {}
+    for p in event.pairings:
+        rounds.setdefault(p.round_number, []).append(
+            {"number": p.number, "player_a": p.player_a_id, "player_b": p.player_b_id})
+    for r in event.rounds:
+        rounds.setdefault(r.number, [])
+    return {"id": event.id, **event_summary(event), "game": event.game,
+            "players": [{"id": p.id, "name": p.name} for p in event.players],
+            "rounds": [{"number": n, "tables": t} for n, t in sorted(rounds.items())],
+            "me": {"device_id": device.id, "role": device.role, "judge_name": device.judge_name}}
+
+
+@bp.post("/<slug>/sync")
+@bp.arguments(SyncIn)
+@bp.response(200, SyncOut)
+def sync(body, slug):
+    """Push the outbox and pull what is new, in one request.
+
+    Body `{"device", "cursor", "records": [RECORD...]}` → `{"results": [{"id", "status",
+    "reason"?}], "records": [RECORD + seq, received_ms], "cursor", "more", "server_ms"}`.
+    More than SYNC_MAX_RECORDS (500) records → 413; a `device` other than the token's → 403.
+    """
+    event = get_event(slug)
+    device = bearer_device(event)
+    if body["device"] != device.id:
+        raise ApiError.forbidden(f"this token belongs to device {device.id}")
+    limit = current_app.config["SYNC_MAX_RECORDS"]
+    if len(body["records"]) > limit:
+        raise ApiError.too_large(f"at most {limit} records per sync request")
+    results = push(event, device, body["records"]) if body["records"] else []
+    rows, cursor, more = pull(event, body["cursor"], current_app.config["SYNC_PULL_LIMIT"])
+    return {"results": results, "records": [record_json(r, slug) for r in rows],
+            "cursor": cursor, "more": more, "server_ms": timeutil.now_ms()}
+
+
+@bp.get("/<slug>/players/<player>/history")
+@bp.response(200, HistoryOut)
+def player_history(slug, player):
+    """A player's earlier penalties at this event, from every device, as the engine's
+    `facts.history` (oldest first; voided penalties left out). `player` is a player id or
+    a free-text name as recorded. Judges only (403 for a scorekeeper)."""
+    event = get_event(slug)
+    require_role(bearer_device(event), *JUDGE_ROLES)
+    key = int(player) if player.isdigit() else player
+    records = db.session.scalars(db.select(Record).where(
+        Record.event_id == event.id, Record.type.in_(("penalty", "void")))
+        .order_by(Record.seq)).all()
+    history = [history_item(r) for r in effective(records) if r.payload["player"] == key]
+    return {"player": key, "history": history, "as_of_ms": timeutil.now_ms(),
+            "cursor": event.last_seq}

@@ -1,0 +1,96 @@
+"""Public API (no token): server time, rulesets and the engine, an event's clock, joining.
+
+Nothing here shows player names or penalties.
+"""
+
+import json
+
+from flask import current_app, jsonify
+from flask_smorest import Blueprint
+
+from . import rules, timeutil
+from .auth import check_join_rate, hash_token, new_token
+from .clock import clock_state, event_summary
+from .errors import ApiError
+from .events import get_event
+from .extensions import db
+from .http_cache import cached_json, etag_of
+from .models import Device, Event
+from .schemas import ClockOut, EvaluateIn, JoinIn, JoinOut, RulesetOut, TimeOut
+
+bp = Blueprint("public", __name__, url_prefix="/api", description="Public endpoints")
+
+
+@bp.get("/time")
+@bp.response(200, TimeOut)
+def server_time():
+    """The server clock `{"now_ms"}` (epoch ms), never cached: devices estimate their
+    offset from the round trip."""
+    response = jsonify({"now_ms": timeutil.now_ms()})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/rulesets")
+@bp.response(200, RulesetOut(many=True))
+def list_rulesets():
+    """Every ruleset: `[{"id", "title", "version", "levels": [{"id", "name"}], "queries"}]`.
+    ETag; clients revalidate (Cache-Control: no-cache)."""
+    data = rules.rulesets()
+    return cached_json(json.dumps(data).encode(), etag_of(data), "no-cache")
+
+
+@bp.get("/rulesets/<ruleset_id>")
+@bp.response(200)
+def get_ruleset(ruleset_id):
+    """The ruleset JSON file as it is, with an ETag of its bytes; If-None-Match → 304.
+    Unknown id → 404."""
+    try:
+        data, etag = rules.ruleset_file(ruleset_id)
+    except rules.RuleError:
+        raise ApiError.not_found(f"ruleset {ruleset_id!r}") from None
+    return cached_json(data, etag, "no-cache")
+
+
+@bp.post("/rulesets/<ruleset_id>/evaluate")
+@bp.arguments(EvaluateIn)
+@bp.response(200)
+def evaluate(body, ruleset_id):
+    """The engine's answer to `{"query", "event", "facts"}` for this ruleset: the same
+    dict as `python -m shared_rules eval`. Engine errors → 400 with its message and field."""
+    try:
+        answer = rules.evaluate({"ruleset": ruleset_id, **body})
+    except rules.RuleError as err:
+        raise ApiError.bad_request(str(err), err.field) from None
+    return jsonify(answer)
+
+
+@bp.get("/events/<slug>/clock")
+@bp.response(200, ClockOut)
+def clock(slug):
+    """The event's clock: `{"server_ms", "event", "round", "tables"}` (see clock.clock_state).
+    The ETag covers everything but `server_ms`; Cache-Control allows a few seconds."""
+    state = clock_state(get_event(slug))
+    body = json.dumps({"server_ms": timeutil.now_ms(), **state}).encode()
+    max_age = current_app.config["CLOCK_MAX_AGE"]
+    return cached_json(body, etag_of(state), f"public, max-age={max_age}")
+
+
+@bp.post("/join")
+@bp.arguments(JoinIn)
+@bp.response(200, JoinOut)
+def join(body):
+    """Join an event with its join code: a new device (role floor_judge) and its bearer
+    token, shown only here. Unknown code → 404; too many attempts from one address → 429."""
+    check_join_rate()
+    code = body["code"].strip().upper()
+    event = db.session.scalar(db.select(Event).where(Event.join_code == code))
+    if event is None:
+        raise ApiError.not_found("join code")
+    token = new_token()
+    device = Device(event_id=event.id, name=body["device_name"], judge_name=body["judge_name"],
+                    role="floor_judge", token_hash=hash_token(token), created_ms=timeutil.now_ms())
+    db.session.add(device)
+    db.session.commit()
+    return {"token": token, "device_id": device.id, "role": device.role,
+            "event": {"id": event.id, **event_summary(event)}}

@@ -1,0 +1,80 @@
+"""Commands: `flask --app server demo [--serve]`, `flask --app server export SLUG`.
+(`flask --app server db upgrade` comes from Flask-Migrate.)"""
+
+import json
+import secrets
+from pathlib import Path
+
+import click
+from flask import Flask, current_app
+from flask_migrate import upgrade
+
+from .events import create_event, export_json, get_event, import_pairings, import_players, penalties_csv
+from .extensions import db
+from .models import Event
+from .rules import rulesets
+
+DEMO_PLAYERS = ["Ada Brook", "Ben Carter", "Chloe Diaz", "Dev Evans", "Ella Fox", "Finn Gray",
+                "Gina Hale", "Hugo Ives"]
+DEMO_PREFIX = "Demo: "
+
+
+def demo_events() -> list[Event]:
+    """One demo event per ruleset (made once; later calls return the same events), each with
+    eight players and round 1's four tables."""
+    existing = {e.ruleset: e for e in db.session.scalars(
+        db.select(Event).where(Event.name.startswith(DEMO_PREFIX)))}
+    events = []
+    for info in rulesets():
+        event = existing.get(info["id"])
+        if event is None:
+            levels = [lvl["id"] for lvl in info["levels"]]
+            event = create_event(DEMO_PREFIX + (info["title"] or info["id"]), info["id"],
+                                 level=levels[-1] if levels else None)
+            import_players(event, "name\n" + "\n".join(DEMO_PLAYERS) + "\n")
+            pairs = [(DEMO_PLAYERS[i], DEMO_PLAYERS[i + 4]) for i in range(4)]
+            import_pairings(event, 1, "table,player_a,player_b\n"
+                            + "".join(f"{n},{a},{b}\n" for n, (a, b) in enumerate(pairs, 1)))
+        events.append(event)
+    return events
+
+
+def ensure_organiser_password(app: Flask) -> str:
+    """The organiser password: from the environment, else the instance file (made once)."""
+    if not app.config.get("ORGANISER_PASSWORD"):
+        path = Path(app.instance_path) / "organiser_password"
+        path.write_text(secrets.token_urlsafe(9) + "\n", encoding="utf-8")
+        app.config["ORGANISER_PASSWORD"] = path.read_text(encoding="utf-8").strip()
+    return app.config["ORGANISER_PASSWORD"]
+
+
+def register_commands(app: Flask) -> None:
+    @app.cli.command("demo")
+    @click.option("--serve", is_flag=True, help="then run the server")
+    @click.option("--host", default="127.0.0.1", show_default=True)
+    @click.option("--port", default=5000, show_default=True)
+    def demo(serve, host, port):
+        """Migrate the database and load one demo event per ruleset (players and round 1's
+        tables); print each event's join code and URLs and the organiser password."""
+        app = current_app._get_current_object()
+        upgrade(directory=app.extensions["migrate"].directory)
+        password = ensure_organiser_password(app)
+        base = f"http://{host}:{port}"
+        for event in demo_events():
+            click.echo(f"{event.name}\n  join code {event.join_code}   players' page "
+                       f"{base}/#/event/{event.slug}   organiser {base}/organiser/events/{event.slug}")
+        click.echo(f"Organiser pages: {base}/organiser/  password: {password}")
+        if serve:
+            app.run(host=host, port=port)
+
+    @app.cli.command("export")
+    @click.argument("slug")
+    @click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json",
+                  show_default=True)
+    def export(slug, fmt):
+        """Print an event's penalties (JSON: {"event", "penalties"}; or CSV)."""
+        event = get_event(slug)
+        if fmt == "csv":
+            click.echo(penalties_csv(event), nl=False)
+        else:
+            click.echo(json.dumps(export_json(event), indent=2))

@@ -1,0 +1,143 @@
+"""Round clocks: start, pause, resume and end a round on the server clock, and the clock
+state that every phone and player screen follows.
+
+A round's end (`end_ms`) = start + round minutes + time spent paused; it is null while the
+round is paused (nobody knows yet) or when the round is untimed. A table's end adds the sum
+of its non-voided `time_extension` records for that round.
+"""
+
+from collections import defaultdict
+
+from . import timeutil
+from .errors import ApiError
+from .extensions import db
+from .models import Event, Pause, Record, Round
+from .records import effective
+
+
+def current_round(event: Event) -> Round | None:
+    """The latest started round of the event, or None before round 1."""
+    return db.session.scalar(
+        db.select(Round).where(Round.event_id == event.id).order_by(Round.number.desc()).limit(1))
+
+
+def paused_ms(rnd: Round) -> int:
+    """Milliseconds the round spent in finished pauses (an open pause is not counted)."""
+    return sum(p.end_ms - p.start_ms for p in rnd.pauses if p.end_ms is not None)
+
+
+def round_state(rnd: Round) -> str:
+    if rnd.ended_ms is not None:
+        return "ended"
+    if rnd.pauses and rnd.pauses[-1].end_ms is None:
+        return "paused"
+    return "running"
+
+
+def round_end_ms(rnd: Round) -> int | None:
+    """When time is called for the round, or None while paused or when untimed."""
+    if rnd.round_minutes is None or round_state(rnd) == "paused":
+        return None
+    return rnd.started_ms + round(rnd.round_minutes * 60_000) + paused_ms(rnd)
+
+
+def start_round(event: Event, round_minutes: float | None = None, untimed: bool = False) -> Round:
+    """Start the next round (number = last + 1) now. Minutes default to the event's.
+
+    Raises ApiError 409 while another round is running or paused.
+    """
+    last = current_round(event)
+    if last is not None and last.ended_ms is None:
+        raise ApiError.conflict(f"round {last.number} has not ended")
+    minutes = None if untimed else (round_minutes or event.round_minutes)
+    rnd = Round(event_id=event.id, number=(last.number + 1) if last else 1, stage=event.stage,
+                round_minutes=minutes, started_ms=timeutil.now_ms())
+    db.session.add(rnd)
+    db.session.commit()
+    return rnd
+
+
+def _open_round(event: Event) -> Round:
+    rnd = current_round(event)
+    if rnd is None or rnd.ended_ms is not None:
+        raise ApiError.conflict("no round is running")
+    return rnd
+
+
+def pause_round(event: Event) -> Round:
+    """Pause the running round now (409 if none runs or it is already paused)."""
+    rnd = _open_round(event)
+    if round_state(rnd) == "paused":
+        raise ApiError.conflict(f"round {rnd.number} is already paused")
+    rnd.pauses.append(Pause(start_ms=timeutil.now_ms()))
+    db.session.commit()
+    return rnd
+
+
+def resume_round(event: Event) -> Round:
+    """End the open pause now (409 unless the round is paused)."""
+    rnd = _open_round(event)
+    if round_state(rnd) != "paused":
+        raise ApiError.conflict(f"round {rnd.number} is not paused")
+    rnd.pauses[-1].end_ms = timeutil.now_ms()
+    db.session.commit()
+    return rnd
+
+
+def end_round(event: Event) -> Round:
+    """End the round now (an open pause closes at the same moment)."""
+    rnd = _open_round(event)
+    now = timeutil.now_ms()
+    if round_state(rnd) == "paused":
+        rnd.pauses[-1].end_ms = now
+    rnd.ended_ms = now
+    db.session.commit()
+    return rnd
+
+
+def table_extensions(event: Event, round_number: int) -> dict[int, float]:
+    """Minutes of time extension per table number in a round (non-voided records only)."""
+    records = db.session.scalars(db.select(Record).where(
+        Record.event_id == event.id, Record.type.in_(("time_extension", "void")))).all()
+    minutes: dict[int, float] = defaultdict(float)
+    for rec in effective(records):
+        if rec.type == "time_extension" and rec.payload.get("round") == round_number:
+            minutes[rec.payload["table"]] += rec.payload["minutes"]
+    return dict(minutes)
+
+
+def event_summary(event: Event) -> dict:
+    """The public description of an event (no personal data)."""
+    return {"slug": event.slug, "name": event.name, "ruleset": event.ruleset,
+            "level": event.level, "stage": event.stage,
+            "games_per_match": event.games_per_match, "round_minutes": event.round_minutes}
+
+
+def clock_state(event: Event) -> dict:
+    """The event's clock without `server_ms` (the caller adds it; the ETag excludes it).
+
+    `{"event", "round": null | {"number", "state", "round_minutes", "started_ms", "pauses":
+    [{"start_ms", "end_ms"}], "paused_ms" (finished pauses), "end_ms", "ended_ms"}, "tables": [{"number",
+    "extension_minutes", "end_ms"}]}`; tables are the round's pairings plus any table with
+    an extension, by number.
+    """
+    rnd = current_round(event)
+    state = {"event": event_summary(event), "round": None, "tables": []}
+    if rnd is None:
+        return state
+    end = round_end_ms(rnd)
+    state["round"] = {
+        "number": rnd.number, "state": round_state(rnd), "round_minutes": rnd.round_minutes,
+        "started_ms": rnd.started_ms,
+        "pauses": [{"start_ms": p.start_ms, "end_ms": p.end_ms} for p in rnd.pauses],
+        "paused_ms": paused_ms(rnd),
+        "end_ms": end, "ended_ms": rnd.ended_ms,
+    }
+    extensions = table_extensions(event, rnd.number)
+    numbers = {p.number for p in event.pairings if p.round_number == rnd.number}
+    for number in sorted(numbers | set(extensions)):
+        extra = extensions.get(number, 0)
+        state["tables"].append({
+            "number": number, "extension_minutes": extra,
+            "end_ms": None if end is None else end + round(extra * 60_000)})
+    return state

@@ -1,0 +1,44 @@
+"""Configuration read from the environment.
+
+`DATABASE_URL` picks the database (SQLite in the instance folder when unset; a
+`postgres://` or `postgresql://` URL is rewritten to the psycopg 3 driver). `SECRET_KEY`
+signs the organiser's session cookie. `ORGANISER_PASSWORD` opens the organiser pages; when
+unset, the file `organiser_password` in the instance folder is read (the demo command
+writes one).
+"""
+
+import os
+
+
+def database_url(instance_path: str) -> str:
+    """The SQLAlchemy URL from `DATABASE_URL`, else SQLite file `judge.sqlite3` in the
+    instance folder. Heroku-style `postgres://` URLs get the psycopg 3 driver name."""
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return "sqlite:///" + os.path.join(instance_path, "judge.sqlite3")
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+class Config:
+    """Defaults for every environment; `create_app` fills the database URL."""
+
+    SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-secret-change-me")
+    ORGANISER_PASSWORD = os.environ.get("ORGANISER_PASSWORD")
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    MAX_CONTENT_LENGTH = 8 * 1024 * 1024  # bytes; larger bodies get 413
+    SYNC_MAX_RECORDS = 500  # records per sync request; more get 413
+    SYNC_PULL_LIMIT = 2000  # records returned per sync response at most
+    JOIN_RATE_LIMIT = (10, 60)  # join attempts per client address per window (seconds)
+    CLOCK_MAX_AGE = 2  # seconds a clock response may be cached
+    TRUST_PROXY = int(os.environ.get("TRUST_PROXY", "0"))  # X-Forwarded-* hops to trust
+    PWA_DIST = os.environ.get("PWA_DIST")  # folder of the built judge app (default pwa/dist)
+    API_TITLE = "Judge's companion: organiser server"
+    API_VERSION = "1"
+    OPENAPI_VERSION = "3.0.3"
+    OPENAPI_URL_PREFIX = "/api"
+    OPENAPI_JSON_PATH = "openapi.json"
+    SESSION_COOKIE_SAMESITE = "Lax"
+    SESSION_COOKIE_HTTPONLY = True

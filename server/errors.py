@@ -1,0 +1,110 @@
+"""One error shape for the whole API.
+
+Every `/api/` error is `{"error": {"code", "message", "field"?}}` with the matching HTTP
+status. Views raise through the named constructors below (or `abort`); marshmallow
+validation errors from flask-smorest (422) are reported as 400 `bad_request` naming the
+first bad field.
+"""
+
+from flask import jsonify, request
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    422: "bad_request",
+    429: "rate_limited",
+}
+
+
+class ApiError(Exception):
+    """An API error with its HTTP status, code, message and optional field."""
+
+    def __init__(self, status: int, message: str, field: str | None = None):
+        super().__init__(message)
+        self.status, self.message, self.field = status, message, field
+
+    @classmethod
+    def bad_request(cls, message, field=None):
+        return cls(400, message, field)
+
+    @classmethod
+    def unauthorized(cls, message="a valid device token is required"):
+        return cls(401, message)
+
+    @classmethod
+    def forbidden(cls, message):
+        return cls(403, message)
+
+    @classmethod
+    def not_found(cls, what):
+        return cls(404, f"{what} not found")
+
+    @classmethod
+    def conflict(cls, message):
+        return cls(409, message)
+
+    @classmethod
+    def too_large(cls, message):
+        return cls(413, message)
+
+    @classmethod
+    def rate_limited(cls, message):
+        return cls(429, message)
+
+
+def error_response(status: int, message: str, field: str | None = None):
+    body = {"code": CODES.get(status, "server_error" if status >= 500 else "error"),
+            "message": message}
+    if field:
+        body["field"] = field
+    response = jsonify({"error": body})
+    response.status_code = 400 if status == 422 else status
+    return response
+
+
+def _first_field(messages, prefix=""):
+    """The dotted path of the first bad field in a marshmallow error dict, and its message."""
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if key in ("json", "query", "form", "files", "headers"):
+                return _first_field(value, prefix)
+            path = f"{prefix}.{key}" if prefix else str(key)
+            return _first_field(value, path)
+    if isinstance(messages, list) and messages:
+        return prefix, "; ".join(str(m) for m in messages if not isinstance(m, dict | list)) \
+            or _first_field(messages[0], prefix)[1]
+    return prefix, str(messages)
+
+
+class JsonErrorsApi(Api):
+    """flask-smorest's Api with the project's error shape on `/api/` paths."""
+
+    def handle_http_exception(self, error: HTTPException):
+        if not request.path.startswith("/api"):
+            return error
+        messages = (getattr(error, "data", None) or {}).get("messages")
+        if messages:
+            field, text = _first_field(messages)
+            return error_response(error.code, f"{field}: {text}" if field else text, field)
+        return error_response(error.code or 500, error.description or error.name)
+
+
+def register_error_handlers(app):
+    """Render `ApiError` and unexpected exceptions on `/api/` paths in the one shape."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(error: ApiError):
+        return error_response(error.status, error.message, error.field)
+
+    @app.errorhandler(InternalServerError)
+    def _server_error(error):
+        if request.path.startswith("/api"):
+            return error_response(500, "internal server error")
+        return error

@@ -1,0 +1,193 @@
+"""Events, players and pairings: creating an event, importing players and tables from CSV,
+devices' roles, and the penalty list with its approval state (for pages and export)."""
+
+import csv
+import io
+
+from . import timeutil
+from .auth import new_join_code, new_slug
+from .clock import event_summary
+from .errors import ApiError
+from .extensions import db
+from .models import ROLES, Device, Event, Pairing, Player, Record
+from .records import approval_state, effective
+from .rules import RuleError, levels, ruleset_ids
+
+
+def get_event(slug: str) -> Event:
+    """The event with this slug; ApiError 404 otherwise."""
+    event = db.session.scalar(db.select(Event).where(Event.slug == slug))
+    if event is None:
+        raise ApiError.not_found(f"event {slug!r}")
+    return event
+
+
+def create_event(name: str, ruleset: str, level: str | None = None, stage: str = "swiss",
+                 games_per_match: int | None = None, round_minutes: float | None = None,
+                 game: str | None = None) -> Event:
+    """A new event with a fresh public slug and join code.
+
+    Raises RuleError (field `ruleset` or `level`) for a ruleset or level the engine does not
+    know; `level` is required where the ruleset has levels and must be absent otherwise.
+    """
+    if ruleset not in ruleset_ids():
+        raise RuleError(f"unknown ruleset {ruleset!r}", field="ruleset", allowed=ruleset_ids())
+    allowed = levels(ruleset)
+    if (level or None) not in (allowed or [None]):
+        raise RuleError(f"level {level!r} is not a level of {ruleset}", field="level",
+                        allowed=allowed)
+    event = Event(slug=new_slug(), join_code=new_join_code(), name=name, ruleset=ruleset,
+                  level=level or None, stage=stage, games_per_match=games_per_match,
+                  round_minutes=round_minutes, game=game or None, created_ms=timeutil.now_ms())
+    db.session.add(event)
+    db.session.commit()
+    return event
+
+
+def engine_event(event: Event) -> dict:
+    """The engine's event context for this event (absent values left out)."""
+    context = {"level": event.level, "stage": event.stage,
+               "games_per_match": event.games_per_match, "round_minutes": event.round_minutes,
+               "game": event.game}
+    return {k: v for k, v in context.items() if v is not None}
+
+
+def _rows(text: str) -> list[dict]:
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    if not reader.fieldnames:
+        raise ApiError.bad_request("the CSV is empty", "csv")
+    reader.fieldnames = [f.strip().lower() for f in reader.fieldnames]
+    return [{k: (v or "").strip() for k, v in row.items() if k} for row in reader]
+
+
+def import_players(event: Event, text: str) -> int:
+    """Add players from CSV with a `name` column (optional `id`: an outside id such as a
+    membership number). Names already in the event are skipped. Returns how many were added.
+    Raises ApiError 400 naming the line of a row without a name."""
+    rows = _rows(text)
+    if rows and "name" not in rows[0]:
+        raise ApiError.bad_request("the CSV needs a 'name' column", "csv")
+    known = {p.name for p in event.players}
+    added = 0
+    for line, row in enumerate(rows, start=2):
+        if not row.get("name"):
+            raise ApiError.bad_request(f"line {line}: no name", "csv")
+        if row["name"] in known:
+            continue
+        known.add(row["name"])
+        event.players.append(Player(name=row["name"], external_id=row.get("id") or None))
+        added += 1
+    db.session.commit()
+    return added
+
+
+def import_pairings(event: Event, round_number: int, text: str) -> int:
+    """Replace round `round_number`'s tables from CSV with columns `table`, `player_a`,
+    `player_b` (player names as imported; `player_b` empty for a bye). Returns the number of
+    tables. Raises ApiError 400 naming the line of an unknown player or a bad table number."""
+    rows = _rows(text)
+    by_name = {p.name: p.id for p in event.players}
+    tables = []
+    for line, row in enumerate(rows, start=2):
+        try:
+            number = int(row.get("table", ""))
+        except ValueError:
+            raise ApiError.bad_request(f"line {line}: table must be a number", "csv") from None
+        ids = []
+        for key in ("player_a", "player_b"):
+            name = row.get(key) or ""
+            if name and name not in by_name:
+                raise ApiError.bad_request(f"line {line}: no player named {name!r}", "csv")
+            ids.append(by_name.get(name))
+        if ids[0] is None:
+            raise ApiError.bad_request(f"line {line}: player_a is required", "csv")
+        tables.append(Pairing(event_id=event.id, round_number=round_number, number=number,
+                              player_a_id=ids[0], player_b_id=ids[1]))
+    if len({t.number for t in tables}) != len(tables):
+        raise ApiError.bad_request("a table number appears twice", "csv")
+    for old in [p for p in event.pairings if p.round_number == round_number]:
+        event.pairings.remove(old)
+    db.session.flush()
+    event.pairings.extend(tables)
+    db.session.commit()
+    return len(tables)
+
+
+def set_role(device: Device, role: str) -> None:
+    if role not in ROLES or role == "organiser":
+        raise ApiError.bad_request("role must be one of floor_judge, head_judge, scorekeeper",
+                                   "role")
+    device.role = role
+    db.session.commit()
+
+
+def revoke(device: Device) -> None:
+    """Revoke a device's token now: its next request gets 401."""
+    if device.revoked_ms is None:
+        device.revoked_ms = timeutil.now_ms()
+        db.session.commit()
+
+
+def organiser_device(event: Event) -> Device:
+    """The event's organiser pseudo-device: records made on the organiser pages (approvals)
+    are pushed as this device, so they sync like any judge's."""
+    device = db.session.scalar(db.select(Device).where(
+        Device.event_id == event.id, Device.role == "organiser"))
+    if device is None:
+        device = Device(event_id=event.id, name="organiser pages", judge_name="organiser",
+                        role="organiser", created_ms=timeutil.now_ms())
+        db.session.add(device)
+        db.session.commit()
+    return device
+
+
+def penalty_rows(event: Event) -> list[dict]:
+    """Every penalty of the event, oldest first, with who recorded it and its approval
+    state: `{"id", "seq", "player", "player_name", "round", "table", "infraction",
+    "penalty", "head_judge", "approval", "voided", "judge", "device", "created_ms",
+    "received_ms", "notes"}`."""
+    records = db.session.scalars(db.select(Record).where(
+        Record.event_id == event.id, Record.type.in_(("penalty", "approval", "void")))
+        .order_by(Record.seq)).all()
+    live = effective(records)
+    live_ids = {r.id for r in live}
+    approvals = [r for r in live if r.type == "approval"]
+    names = {p.id: p.name for p in event.players}
+    devices = {d.id: d.name for d in event.devices}
+    rows = []
+    for r in records:
+        if r.type != "penalty":
+            continue
+        p = r.payload
+        player = p["player"]
+        rows.append({
+            "id": r.id, "seq": r.seq, "player": player,
+            "player_name": names.get(player, str(player)) if isinstance(player, int) else player,
+            "round": p.get("round"), "table": p.get("table"), "infraction": p["infraction"],
+            "penalty": p["penalty"], "head_judge": bool(p.get("head_judge")),
+            "approval": approval_state(r, approvals), "voided": r.id not in live_ids,
+            "judge": r.judge, "device": devices.get(r.device_id), "created_ms": r.created_ms,
+            "received_ms": r.received_ms, "notes": p.get("notes")})
+    return rows
+
+
+CSV_COLUMNS = ["seq", "id", "round", "table", "player", "player_name", "infraction", "penalty",
+               "head_judge", "approval", "voided", "judge", "device", "created_ms", "received_ms",
+               "notes"]
+
+
+def penalties_csv(event: Event) -> str:
+    """The penalty list as CSV (columns CSV_COLUMNS; a list of penalties joined with '+')."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in penalty_rows(event):
+        penalty = row["penalty"]
+        writer.writerow({**row, "penalty": "+".join(penalty) if isinstance(penalty, list)
+                         else (penalty or "")})
+    return out.getvalue()
+
+
+def export_json(event: Event) -> dict:
+    """`{"event": {...public summary}, "penalties": [penalty rows]}` (see penalty_rows)."""
+    return {"event": event_summary(event), "penalties": penalty_rows(event)}

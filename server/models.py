@@ -1,0 +1,135 @@
+"""Database tables.
+
+Times are epoch milliseconds (`*_ms`, server clock unless named `created_ms`, which is the
+device's clock); durations are minutes (`*_minutes`). Records are immutable: a correction is
+a new record (`void`) that points at the old one.
+"""
+
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+ROLES = ("floor_judge", "head_judge", "scorekeeper", "organiser")
+STAGES = ("swiss", "elimination")
+
+
+class Event(db.Model):
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(16), unique=True)
+    join_code: Mapped[str] = mapped_column(String(16), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    ruleset: Mapped[str] = mapped_column(String(64))
+    level: Mapped[str | None] = mapped_column(String(64))
+    stage: Mapped[str] = mapped_column(String(16), default="swiss")
+    games_per_match: Mapped[int | None]
+    round_minutes: Mapped[float | None]
+    game: Mapped[str | None] = mapped_column(String(64))
+    # the highest record sequence number handed out in this event (see sync.assign_seq)
+    last_seq: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+    players: Mapped[list["Player"]] = relationship(
+        back_populates="event", order_by="Player.id", cascade="all, delete-orphan")
+    rounds: Mapped[list["Round"]] = relationship(
+        back_populates="event", order_by="Round.number", cascade="all, delete-orphan")
+    pairings: Mapped[list["Pairing"]] = relationship(
+        order_by="(Pairing.round_number, Pairing.number)", cascade="all, delete-orphan")
+    devices: Mapped[list["Device"]] = relationship(
+        back_populates="event", order_by="Device.id", cascade="all, delete-orphan")
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("event_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    external_id: Mapped[str | None] = mapped_column(String(64))  # e.g. a membership number
+
+    event: Mapped[Event] = relationship(back_populates="players")
+
+
+class Round(db.Model):
+    """A started round. `round_minutes` null means untimed (e.g. a top-cut round)."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    stage: Mapped[str] = mapped_column(String(16))
+    round_minutes: Mapped[float | None]
+    started_ms: Mapped[int] = mapped_column(BigInteger)
+    ended_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+    event: Mapped[Event] = relationship(back_populates="rounds")
+    pauses: Mapped[list["Pause"]] = relationship(
+        order_by="Pause.start_ms", cascade="all, delete-orphan")
+
+
+class Pause(db.Model):
+    __tablename__ = "pauses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    start_ms: Mapped[int] = mapped_column(BigInteger)
+    end_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Pairing(db.Model):
+    """A table of a round: who plays whom (player ids; `player_b_id` null for a bye)."""
+
+    __tablename__ = "pairings"
+    __table_args__ = (UniqueConstraint("event_id", "round_number", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    round_number: Mapped[int]
+    number: Mapped[int]
+    player_a_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    player_b_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+
+
+class Device(db.Model):
+    """A phone or laptop that joined an event. Only the SHA-256 of its token is kept."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    judge_name: Mapped[str] = mapped_column(String(100))
+    role: Mapped[str] = mapped_column(String(16), default="floor_judge")
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    last_seen_ms: Mapped[int | None] = mapped_column(BigInteger)
+    revoked_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+    event: Mapped[Event] = relationship(back_populates="devices")
+
+
+class Record(db.Model):
+    """One immutable record a device made, numbered by the event's sequence on arrival."""
+
+    __tablename__ = "records"
+    __table_args__ = (
+        UniqueConstraint("event_id", "seq"),
+        Index("ix_records_event_type", "event_id", "type"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)  # the phone's UUID
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(BigInteger)
+    type: Mapped[str] = mapped_column(String(32))
+    device_id: Mapped[int] = mapped_column(ForeignKey("devices.id"))
+    judge: Mapped[str] = mapped_column(String(100))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    received_ms: Mapped[int] = mapped_column(BigInteger)
+    payload: Mapped[dict] = mapped_column(JSON)
+    # the record a void or an approval points at (copied out of the payload for look-ups)
+    target: Mapped[str | None] = mapped_column(String(36), index=True)

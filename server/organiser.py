@@ -1,0 +1,223 @@
+"""Organiser pages (server-rendered, plain, mobile-friendly), behind ORGANISER_PASSWORD:
+events, join code and QR, round clock controls, players and tables, devices and roles,
+penalties with approval, exports."""
+
+import json
+import uuid
+from functools import wraps
+
+import segno
+from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
+
+from . import timeutil
+from .auth import check_organiser_password, csrf_token, organiser_password, organiser_required
+from .clock import clock_state, end_round, pause_round, resume_round, start_round
+from .errors import ApiError
+from .events import (
+    create_event,
+    export_json,
+    get_event,
+    import_pairings,
+    import_players,
+    organiser_device,
+    penalties_csv,
+    penalty_rows,
+    revoke,
+    set_role,
+)
+from .extensions import db
+from .models import STAGES, Device, Event
+from .rules import RuleError, rulesets
+from .sync import push
+
+bp = Blueprint("organiser", __name__, url_prefix="/organiser", template_folder="templates")
+
+
+@bp.app_context_processor
+def _template_globals():
+    return {"csrf_token": csrf_token}
+
+
+def _form_action(view):
+    """POST handlers: a refused action (ApiError, RuleError) becomes a message on the event
+    page instead of an error page."""
+
+    @wraps(view)
+    def wrapped(slug, *args, **kwargs):
+        try:
+            message = view(slug, *args, **kwargs)
+            if message:
+                flash(message, "ok")
+        except (ApiError, RuleError) as err:
+            flash(str(err), "error")
+        return redirect(url_for("organiser.event_page", slug=slug))
+
+    return wrapped
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    if request.method == "POST":
+        if check_organiser_password(request.form.get("password", "")):
+            session.clear()
+            session["organiser"] = True
+            target = request.args.get("next", "")
+            return redirect(target if target.startswith("/organiser") else url_for(".index"))
+        flash("Wrong password." if organiser_password() else
+              "No organiser password is set (ORGANISER_PASSWORD).", "error")
+    return render_template("organiser/login.html")
+
+
+@bp.post("/logout")
+@organiser_required
+def logout():
+    session.clear()
+    return redirect(url_for(".login"))
+
+
+@bp.get("/")
+@organiser_required
+def index():
+    events = db.session.scalars(db.select(Event).order_by(Event.id.desc())).all()
+    return render_template("organiser/index.html", events=events, rulesets=rulesets(),
+                           stages=STAGES)
+
+
+@bp.post("/events")
+@organiser_required
+def new_event():
+    form = request.form
+    ruleset, _, level = form.get("ruleset_level", "").partition("|")
+    try:
+        event = create_event(
+            form.get("name", "").strip() or "Event", ruleset, level=level or None, stage=form.get("stage") or "swiss",
+            games_per_match=int(form["games_per_match"]) if form.get("games_per_match") else None,
+            round_minutes=float(form["round_minutes"]) if form.get("round_minutes") else None,
+            game=form.get("game") or None)
+    except (RuleError, ValueError) as err:
+        flash(str(err), "error")
+        return redirect(url_for(".index"))
+    return redirect(url_for(".event_page", slug=event.slug))
+
+
+@bp.get("/events/<slug>")
+@organiser_required
+def event_page(slug):
+    event = get_event(slug)
+    clock = clock_state(event)
+    players = {p.id: p.name for p in event.players}
+    devices = [d for d in event.devices if d.role != "organiser"]
+    return render_template(
+        "organiser/event.html", event=event, clock=clock, players=players, devices=devices,
+        penalties=penalty_rows(event), join_url=_join_url(event), now_ms=timeutil.now_ms(),
+        qr_svg=segno.make(_join_url(event), error="m").svg_inline(scale=4))
+
+
+def _join_url(event: Event) -> str:
+    return f"{request.url_root}#/join/{event.join_code}"
+
+
+@bp.post("/events/<slug>/round")
+@organiser_required
+@_form_action
+def round_action(slug):
+    event = get_event(slug)
+    action = request.form.get("action")
+    if action == "start":
+        minutes = request.form.get("round_minutes")
+        rnd = start_round(event, float(minutes) if minutes else None,
+                          untimed=bool(request.form.get("untimed")))
+        return f"Round {rnd.number} started."
+    actions = {"pause": pause_round, "resume": resume_round, "end": end_round}
+    if action not in actions:
+        raise ApiError.bad_request("unknown action")
+    rnd = actions[action](event)
+    return f"Round {rnd.number}: {action}."
+
+
+@bp.post("/events/<slug>/stage")
+@organiser_required
+@_form_action
+def set_stage(slug):
+    event = get_event(slug)
+    stage = request.form.get("stage")
+    if stage not in STAGES:
+        raise ApiError.bad_request("stage must be swiss or elimination")
+    event.stage = stage
+    db.session.commit()
+    return f"Stage: {stage}."
+
+
+def _csv_text() -> str:
+    upload = request.files.get("file")
+    if upload and upload.filename:
+        return upload.read().decode("utf-8-sig")
+    return request.form.get("csv", "")
+
+
+@bp.post("/events/<slug>/players")
+@organiser_required
+@_form_action
+def players(slug):
+    added = import_players(get_event(slug), _csv_text())
+    return f"{added} players added."
+
+
+@bp.post("/events/<slug>/pairings")
+@organiser_required
+@_form_action
+def pairings(slug):
+    try:
+        number = int(request.form.get("round", ""))
+    except ValueError:
+        raise ApiError.bad_request("round must be a number") from None
+    count = import_pairings(get_event(slug), number, _csv_text())
+    return f"Round {number}: {count} tables."
+
+
+@bp.post("/events/<slug>/devices/<int:device_id>")
+@organiser_required
+@_form_action
+def device_action(slug, device_id):
+    event = get_event(slug)
+    device = db.session.get(Device, device_id)
+    if device is None or device.event_id != event.id:
+        raise ApiError.not_found("device")
+    if request.form.get("action") == "revoke":
+        revoke(device)
+        return f"{device.name} revoked."
+    set_role(device, request.form.get("role", ""))
+    return f"{device.name} is now {device.role.replace('_', ' ')}."
+
+
+@bp.post("/events/<slug>/penalties/<record_id>/approval")
+@organiser_required
+@_form_action
+def approve(slug, record_id):
+    """An approval record from the organiser's pseudo-device, validated and numbered like
+    any device's record."""
+    event = get_event(slug)
+    device = organiser_device(event)
+    approved = request.form.get("approved") == "1"
+    record = {"id": str(uuid.uuid4()), "type": "approval", "device": device.id,
+              "judge": "organiser", "event": slug, "created_ms": timeutil.now_ms(),
+              "payload": {"record": record_id, "approved": approved,
+                          "comment": request.form.get("comment") or None}}
+    result = push(event, device, [record])[0]
+    if result["status"] != "accepted":
+        raise ApiError.bad_request(result.get("reason", result["status"]))
+    return "Approved." if approved else "Declined."
+
+
+@bp.get("/events/<slug>/penalties.csv")
+@organiser_required
+def export_csv(slug):
+    return Response(penalties_csv(get_event(slug)), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename=penalties-{slug}.csv"})
+
+
+@bp.get("/events/<slug>/penalties.json")
+@organiser_required
+def export_json_file(slug):
+    return Response(json.dumps(export_json(get_event(slug)), indent=2), mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename=penalties-{slug}.json"})

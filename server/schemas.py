@@ -1,0 +1,167 @@
+"""marshmallow schemas of the API's request and response bodies (they also make the
+OpenAPI document at /api/openapi.json). Record payloads are in records.py."""
+
+from marshmallow import Schema, fields, validate
+
+from .models import ROLES, STAGES
+
+
+class TimeOut(Schema):
+    now_ms = fields.Integer(required=True, metadata={"description": "server clock, epoch ms"})
+
+
+class LevelOut(Schema):
+    id = fields.String()
+    name = fields.String()
+
+
+class RulesetOut(Schema):
+    id = fields.String()
+    title = fields.String()
+    version = fields.String(allow_none=True)
+    levels = fields.List(fields.Nested(LevelOut))
+    queries = fields.List(fields.String())
+
+
+class EvaluateIn(Schema):
+    query = fields.String(required=True)
+    event = fields.Dict(load_default=dict)
+    facts = fields.Dict(load_default=dict)
+
+
+class EventOut(Schema):
+    slug = fields.String()
+    name = fields.String()
+    ruleset = fields.String()
+    level = fields.String(allow_none=True)
+    stage = fields.String()
+    games_per_match = fields.Integer(allow_none=True)
+    round_minutes = fields.Float(allow_none=True)
+
+
+class PauseOut(Schema):
+    start_ms = fields.Integer()
+    end_ms = fields.Integer(allow_none=True)
+
+
+class RoundOut(Schema):
+    number = fields.Integer()
+    state = fields.String(validate=validate.OneOf(("running", "paused", "ended")))
+    round_minutes = fields.Float(allow_none=True, metadata={"description": "null: untimed"})
+    started_ms = fields.Integer()
+    pauses = fields.List(fields.Nested(PauseOut))
+    paused_ms = fields.Integer(metadata={"description": "ms spent in finished pauses"})
+    end_ms = fields.Integer(allow_none=True, metadata={"description": "null while paused"})
+    ended_ms = fields.Integer(allow_none=True)
+
+
+class TableClockOut(Schema):
+    number = fields.Integer()
+    extension_minutes = fields.Float()
+    end_ms = fields.Integer(allow_none=True)
+
+
+class ClockOut(Schema):
+    server_ms = fields.Integer()
+    event = fields.Nested(EventOut)
+    round = fields.Nested(RoundOut, allow_none=True)
+    tables = fields.List(fields.Nested(TableClockOut))
+
+
+class JoinIn(Schema):
+    code = fields.String(required=True, validate=validate.Length(1, 32))
+    device_name = fields.String(required=True, validate=validate.Length(1, 100))
+    judge_name = fields.String(required=True, validate=validate.Length(1, 100))
+
+
+class JoinEventOut(EventOut):
+    id = fields.Integer()
+
+
+class JoinOut(Schema):
+    token = fields.String(metadata={"description": "bearer token; shown once"})
+    device_id = fields.Integer()
+    role = fields.String(validate=validate.OneOf(ROLES))
+    event = fields.Nested(JoinEventOut)
+
+
+class PlayerOut(Schema):
+    id = fields.Integer()
+    name = fields.String()
+
+
+class TableOut(Schema):
+    number = fields.Integer()
+    player_a = fields.Integer(allow_none=True)
+    player_b = fields.Integer(allow_none=True)
+
+
+class RoundTablesOut(Schema):
+    number = fields.Integer()
+    tables = fields.List(fields.Nested(TableOut))
+
+
+class MeOut(Schema):
+    device_id = fields.Integer()
+    role = fields.String()
+    judge_name = fields.String()
+
+
+class EventDetailOut(JoinEventOut):
+    game = fields.String(allow_none=True)
+    players = fields.List(fields.Nested(PlayerOut))
+    rounds = fields.List(fields.Nested(RoundTablesOut))
+    me = fields.Nested(MeOut)
+
+
+class SyncIn(Schema):
+    device = fields.Integer(required=True, strict=True)
+    cursor = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0))
+    records = fields.List(fields.Raw(), load_default=list)
+
+
+class ResultOut(Schema):
+    id = fields.String(allow_none=True)
+    status = fields.String(validate=validate.OneOf(("accepted", "duplicate", "rejected")))
+    reason = fields.String()
+
+
+class RecordOut(Schema):
+    id = fields.String()
+    type = fields.String()
+    device = fields.Integer()
+    judge = fields.String()
+    event = fields.String()
+    created_ms = fields.Integer()
+    payload = fields.Dict()
+    seq = fields.Integer()
+    received_ms = fields.Integer()
+
+
+class SyncOut(Schema):
+    results = fields.List(fields.Nested(ResultOut))
+    records = fields.List(fields.Nested(RecordOut))
+    cursor = fields.Integer()
+    more = fields.Boolean(metadata={"description": "more records wait: sync again"})
+    server_ms = fields.Integer()
+
+
+class HistoryOut(Schema):
+    player = fields.Raw()
+    history = fields.List(fields.Dict(), metadata={
+        "description": "the engine's facts.history: {infraction, penalty, stage, ...}"})
+    as_of_ms = fields.Integer()
+    cursor = fields.Integer()
+
+
+class EventIn(Schema):
+    """Organiser form for a new event."""
+
+    name = fields.String(required=True, validate=validate.Length(1, 200))
+    ruleset = fields.String(required=True)
+    level = fields.String(load_default=None)
+    stage = fields.String(load_default="swiss", validate=validate.OneOf(STAGES))
+    games_per_match = fields.Integer(load_default=None, validate=validate.OneOf((1, 3)))
+    round_minutes = fields.Float(load_default=None, validate=validate.Range(0, 600,
+                                                                           min_inclusive=False))
+    game = fields.String(load_default=None)

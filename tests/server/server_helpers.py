@@ -1,0 +1,92 @@
+"""Helpers for the server tests: building the app, events made directly in the database,
+and `Phone`, a joined device speaking the JSON API as the judge app does."""
+
+import secrets
+import uuid
+
+from server import create_app
+from server.extensions import db
+from server.models import Event, Player
+
+T0 = 1_800_000_000_000  # a fixed server time (epoch ms) for tests
+
+
+def make_app(backend, tmp_path, request, **extra):
+    config = {"TESTING": True, "SECRET_KEY": "test", "ORGANISER_PASSWORD": "letmein", **extra}
+    if backend == "sqlite":
+        config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    else:
+        url, schema = request.getfixturevalue("pg_url")
+        config["SQLALCHEMY_DATABASE_URI"] = url
+        config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+            "connect_args": {"options": f"-csearch_path={schema}"}}
+    return create_app(config)
+
+
+def add_event(app, ruleset="wotf", level="competitive", players=("Ada Brook", "Ben Carter"),
+              round_minutes=50.0) -> dict:
+    """An event inserted directly (slug, join code, player ids by name)."""
+    with app.app_context():
+        event = Event(slug=f"ev{secrets.token_hex(3)}", join_code=secrets.token_hex(4).upper(),
+                      name="Test Open", ruleset=ruleset, level=level, stage="swiss",
+                      games_per_match=1, round_minutes=round_minutes, created_ms=T0)
+        event.players = [Player(name=n) for n in players]
+        db.session.add(event)
+        db.session.commit()
+        return {"slug": event.slug, "code": event.join_code, "id": event.id,
+                "players": {p.name: p.id for p in event.players}}
+
+
+class Phone:
+    """A joined device speaking the JSON API, as the judge app does."""
+
+    def __init__(self, client, event, judge="Jo Judge", name="phone"):
+        self.client, self.event = client, event
+        res = client.post("/api/join", json={"code": event["code"], "device_name": name,
+                                              "judge_name": judge})
+        assert res.status_code == 200, res.get_json()
+        body = res.get_json()
+        self.token, self.id, self.judge = body["token"], body["device_id"], judge
+        self.cursor = 0
+        self.held: dict[str, dict] = {}
+
+    @property
+    def headers(self):
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def record(self, type_, payload, **over) -> dict:
+        rec = {"id": str(uuid.uuid4()), "type": type_, "device": self.id, "judge": self.judge,
+               "event": self.event["slug"], "created_ms": T0, "payload": payload}
+        rec.update(over)
+        return rec
+
+    def penalty(self, player, infraction="slow_play", penalty="warning", **payload) -> dict:
+        return self.record("penalty", {"player": player, "table": 1, "round": 1,
+                                       "infraction": infraction, "penalty": penalty, **payload})
+
+    def sync(self, records=(), cursor=None, expect=200):
+        res = self.client.post(f"/api/events/{self.event['slug']}/sync", headers=self.headers,
+                               json={"device": self.id, "records": list(records),
+                                     "cursor": self.cursor if cursor is None else cursor})
+        assert res.status_code == expect, res.get_json()
+        body = res.get_json()
+        if expect == 200:
+            for rec in body["records"]:
+                self.held[rec["id"]] = rec
+            self.cursor = body["cursor"]
+        return body
+
+    def sync_all(self, records=()):
+        """Push, then pull until nothing more waits."""
+        body = self.sync(records)
+        while body["more"]:
+            body = self.sync()
+        return body
+
+
+def set_role(app, device_id, role):
+    from server.models import Device
+
+    with app.app_context():
+        db.session.get(Device, device_id).role = role
+        db.session.commit()

@@ -1,0 +1,186 @@
+"""Sync: push is idempotent, each record is judged on its own, the cursor pulls the rest."""
+
+import uuid
+
+import pytest
+from server_helpers import Phone, add_event, set_role
+
+from server.extensions import db
+from server.models import Record
+
+
+@pytest.fixture
+def event(app):
+    return add_event(app)
+
+
+@pytest.fixture
+def phone(client, event):
+    return Phone(client, event)
+
+
+def test_a_pushed_record_is_accepted_numbered_and_pulled_back(phone, event, now):
+    rec = phone.penalty(event["players"]["Ada Brook"])
+    body = phone.sync([rec])
+    assert body["results"] == [{"id": rec["id"], "status": "accepted"}]
+    assert body["cursor"] == 1
+    [pulled] = body["records"]
+    assert pulled == {**rec, "seq": 1, "received_ms": now.ms}
+
+
+def test_pushing_the_same_record_again_is_a_harmless_duplicate(app, phone, event):
+    rec = phone.penalty(event["players"]["Ada Brook"])
+    phone.sync([rec])
+    body = phone.sync([rec, rec])
+    assert [r["status"] for r in body["results"]] == ["duplicate", "duplicate"]
+    with app.app_context():
+        assert db.session.query(Record).count() == 1
+
+
+def test_a_reused_id_with_other_content_is_rejected(phone, event):
+    rec = phone.penalty(event["players"]["Ada Brook"])
+    phone.sync([rec])
+    changed = {**rec, "payload": {**rec["payload"], "penalty": "game_loss"}}
+    [result] = phone.sync([changed])["results"]
+    assert result == {"id": rec["id"], "status": "rejected",
+                      "reason": "id: already used by a different record"}
+
+
+def test_one_bad_record_is_rejected_with_its_reason_and_the_rest_kept(phone, event):
+    good = phone.penalty(event["players"]["Ada Brook"])
+    no_infraction = phone.record("penalty", {"player": "Ben Carter", "penalty": "warning"})
+    bad_penalty = phone.penalty("Ben Carter", penalty="yellow_card")
+    bad_minutes = phone.record("time_extension", {"table": 3, "round": 1, "minutes": 0,
+                                                  "reason": "deck_check"})
+    unknown_type = phone.record("coffee", {})
+    not_uuid = {**phone.penalty("Ben Carter"), "id": "not-a-uuid"}
+    body = phone.sync([no_infraction, good, bad_penalty, bad_minutes, unknown_type, not_uuid, 7])
+    results = body["results"]
+    assert [r["status"] for r in results] == ["rejected", "accepted"] + ["rejected"] * 5
+    assert results[0]["reason"] == "payload.infraction: Missing data for required field."
+    assert results[2]["reason"].startswith("payload.penalty: unknown penalty id 'yellow_card'")
+    assert results[3]["reason"].startswith("payload.minutes: Must be greater than 0")
+    assert results[4]["reason"].startswith("type: Must be one of")
+    assert results[5]["reason"] == "id: Not a valid UUID."
+    assert results[6] == {"id": None, "status": "rejected", "reason": "a record must be a JSON object"}
+    assert [r["id"] for r in body["records"]] == [good["id"]]
+
+
+def test_records_for_another_event_device_or_unknown_player_are_rejected(app, phone, event):
+    other = add_event(app)
+    wrong_event = {**phone.penalty("Ada"), "event": other["slug"]}
+    wrong_device = {**phone.penalty("Ada"), "device": phone.id + 100}
+    unknown_player = phone.penalty(other["players"]["Ada Brook"])
+    wrong_ruleset = phone.penalty("Ada", ruleset="yugioh")
+    reasons = [r["reason"] for r in phone.sync([wrong_event, wrong_device, unknown_player,
+                                                 wrong_ruleset])["results"]]
+    assert reasons == [f"event: this is event {event['slug']}, not {other['slug']}",
+                       f"device: this token belongs to device {phone.id}",
+                       f"payload.player: no player {other['players']['Ada Brook']} in this event",
+                       "payload.ruleset: this event uses wotf"]
+
+
+def test_every_record_type_is_accepted_from_a_head_judge(app, client, event):
+    head = Phone(client, event, judge="Hana Head")
+    set_role(app, head.id, "head_judge")
+    penalty = head.penalty("Ada Brook", infraction="tardiness", penalty=["game_loss", "game_loss"],
+                           head_judge=True, stage="swiss", ruleset="wotf", level="competitive")
+    records = [
+        penalty,
+        head.record("time_extension", {"table": 2, "round": 1, "minutes": 4.5, "reason": "ruling"}),
+        head.record("match_result", {"table": 2, "round": 1, "result": "draw", "games": {"A": 1, "B": 1}}),
+        head.record("time_call", {"table": 2, "round": 1, "facts": {"game_wins": {"A": 1, "B": 1}},
+                                  "answer": {"match": "draw"}, "result": "draw"}),
+        head.record("approval", {"record": penalty["id"], "approved": True, "comment": "ok"}),
+        head.record("void", {"record": penalty["id"], "reason": "wrong player"}),
+    ]
+    body = head.sync(records)
+    assert [r["status"] for r in body["results"]] == ["accepted"] * 6
+    assert [r["seq"] for r in body["records"]] == [1, 2, 3, 4, 5, 6]
+
+
+def test_only_a_head_judge_may_approve(app, client, phone, event):
+    penalty = phone.penalty("Ada Brook", head_judge=True)
+    approval = phone.record("approval", {"record": penalty["id"], "approved": True})
+    results = phone.sync([penalty, approval])["results"]
+    assert results[1] == {"id": approval["id"], "status": "rejected", "reason": "role head_judge required"}
+    keeper = Phone(client, event, name="keeper")
+    set_role(app, keeper.id, "scorekeeper")
+    [result] = keeper.sync([keeper.penalty("Ada Brook")])["results"]
+    assert result["reason"] == "role floor_judge or head_judge or organiser required"
+
+
+def test_a_judge_voids_their_own_records_and_a_head_judge_anyones(app, client, phone, event):
+    mine = phone.penalty("Ada Brook")
+    phone.sync([mine])
+    other = Phone(client, event, judge="Olga Other", name="other")
+    [refused] = other.sync([other.record("void", {"record": mine["id"], "reason": "x"})])["results"]
+    assert refused["reason"] == "role head_judge required to void another device's record"
+    set_role(app, other.id, "head_judge")
+    void = other.record("void", {"record": mine["id"], "reason": "entered twice"})
+    assert other.sync([void])["results"][0]["status"] == "accepted"
+    [again] = phone.sync([phone.record("void", {"record": void["id"], "reason": "undo"})])["results"]
+    assert again["reason"] == "payload.record: a void cannot be voided"
+
+
+def test_void_and_approval_must_point_at_a_record_of_this_event(phone):
+    missing = str(uuid.uuid4())
+    results = phone.sync([phone.record("void", {"record": missing, "reason": "typo"})])["results"]
+    assert results[0]["reason"] == f"payload.record: no record {missing} in this event"
+
+
+def test_a_void_may_follow_its_target_in_the_same_batch(phone):
+    rec = phone.penalty("Ada Brook")
+    void = phone.record("void", {"record": rec["id"], "reason": "wrong table"})
+    assert [r["status"] for r in phone.sync([rec, void])["results"]] == ["accepted", "accepted"]
+
+
+def test_too_many_records_in_one_request_is_413_naming_the_limit(phone):
+    records = [phone.penalty("Ada Brook") for _ in range(501)]
+    body = phone.sync(records, expect=413)
+    assert body == {"error": {"code": "too_large", "message": "at most 500 records per sync request"}}
+
+
+def test_the_cursor_pulls_only_what_is_new_and_pages_with_more(app, client, event):
+    app.config["SYNC_PULL_LIMIT"] = 3
+    a, b = Phone(client, event, name="a"), Phone(client, event, name="b")
+    a.sync([a.penalty("Ada Brook") for _ in range(5)])
+    first = b.sync()
+    assert ([r["seq"] for r in first["records"]], first["cursor"], first["more"]) == ([1, 2, 3], 3, True)
+    second = b.sync()
+    assert ([r["seq"] for r in second["records"]], second["cursor"], second["more"]) == ([4, 5], 5, False)
+    assert b.sync()["records"] == []
+
+
+def test_the_body_names_the_device_of_the_token(phone, client, event):
+    res = client.post(f"/api/events/{event['slug']}/sync", headers=phone.headers,
+                      json={"device": phone.id + 1, "cursor": 0, "records": []})
+    assert res.status_code == 403
+    assert res.get_json()["error"]["code"] == "forbidden"
+
+
+def test_a_malformed_body_is_400_naming_the_field(phone, client, event):
+    res = client.post(f"/api/events/{event['slug']}/sync", headers=phone.headers,
+                      json={"device": phone.id, "cursor": -1})
+    assert res.status_code == 400
+    assert res.get_json()["error"]["field"] == "cursor"
+
+
+def test_player_history_is_every_devices_non_voided_penalties_oldest_first(app, client, event):
+    a, b = Phone(client, event, name="a"), Phone(client, event, name="b")
+    ada = event["players"]["Ada Brook"]
+    first = a.penalty(ada, infraction="slow_play", penalty="warning", stage="swiss")
+    a.sync([first, a.penalty(event["players"]["Ben Carter"])])
+    wrong = b.penalty(ada, infraction="marked_cards", penalty="game_loss")
+    b.sync([wrong, b.record("void", {"record": wrong["id"], "reason": "other player"}),
+            b.penalty(ada, infraction="tardiness", penalty=["game_loss", "game_loss"], round=2,
+                      stage="elimination", intentional=False)])
+    res = client.get(f"/api/events/{event['slug']}/players/{ada}/history", headers=b.headers)
+    assert res.status_code == 200
+    body = res.get_json()
+    assert body["history"] == [
+        {"infraction": "slow_play", "penalty": "warning", "stage": "swiss", "round": 1},
+        {"infraction": "tardiness", "penalty": "game_loss", "stage": "elimination", "round": 2,
+         "intentional": False},
+    ]
+    assert body["cursor"] == 5
