@@ -1,0 +1,44 @@
+// Round clock arithmetic from absolute server times (epoch ms): the time left is always
+// end - serverNow(), never a count of ticks, so it survives reloads, sleep and lost network.
+
+/** Time left on the round in milliseconds (negative once over), and its state.
+ * `round` is the server's clock.round object; `now` is the server clock in epoch ms.
+ * Returns {state, remaining_ms, end_ms} or null without a round. */
+export function roundLeft(round, now) {
+  if (!round) return null;
+  if (round.state === "ended") return { state: "ended", remaining_ms: 0, end_ms: round.ended_ms };
+  if (round.state === "running" && round.end_ms != null) {
+    return { state: "running", remaining_ms: round.end_ms - now, end_ms: round.end_ms };
+  }
+  // Paused: the time left is frozen at the moment the open pause began.
+  const pauses = round.pauses || [];
+  const open = pauses.find((p) => p.end_ms == null);
+  const closed = pauses.filter((p) => p.end_ms != null).reduce((s, p) => s + (p.end_ms - p.start_ms), 0);
+  const at = open ? open.start_ms : now;
+  const elapsed = at - round.started_ms - closed;
+  return { state: round.state, remaining_ms: round.round_minutes * 60000 - elapsed, end_ms: null };
+}
+
+/** A table's time left (ms) given the round's and the table's extension minutes
+ * (the server's plus any not yet synced from this device). */
+export function tableLeft(left, extensionMinutes) {
+  if (!left) return null;
+  return left.remaining_ms + extensionMinutes * 60000;
+}
+
+/** "mm:ss" (or "h:mm:ss") for a time left; negative values are shown as "+mm:ss" over time. */
+export function formatLeft(ms) {
+  const over = ms < 0;
+  // Count down by whole seconds: show 0:01 until the last second has fully passed.
+  const s = over ? Math.floor(-ms / 1000) : Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, "0");
+  const text = h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+  return over ? `+${text}` : text;
+}
+
+/** Local time of day "HH:MM" for an epoch ms value shown to the judge. */
+export function timeOfDay(ms) {
+  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}

@@ -1,0 +1,74 @@
+// The event's clock state: fetched from GET /api/events/<slug>/clock, kept on the device so
+// the clock runs offline and after a reload, refreshed every few seconds while online.
+// Standalone use keeps a round started on this device in the same shape.
+import { api } from "./api.js";
+import { app } from "./state.js";
+import * as store from "./store.js";
+import { measureOffset, serverNow } from "./servertime.js";
+
+export const clockEvents = new EventTarget();
+let timer = null;
+let lastOffset = 0;
+
+/** Load the kept clock of the current event (null when none). */
+export async function loadClock() {
+  const slug = app.session?.event?.slug;
+  app.clock = slug ? (await store.get(`clock:${slug}`)) ?? null : null;
+  return app.clock;
+}
+
+/** Fetch the clock now; also re-measures the server offset every few minutes.
+ * Resolves to the clock, or the kept one when the server cannot be reached. */
+export async function refreshClock(slug = app.session?.event?.slug) {
+  if (!slug || app.session?.standalone) return app.clock;
+  try {
+    if (Date.now() - lastOffset > 300000) {
+      await measureOffset(5);
+      lastOffset = Date.now();
+    }
+    const clock = await api(`/api/events/${encodeURIComponent(slug)}/clock`, { timeoutMs: 8000 });
+    if (slug === app.session?.event?.slug) {
+      app.clock = clock;
+      await store.set(`clock:${slug}`, clock);
+    }
+    clockEvents.dispatchEvent(new Event("change"));
+    return clock;
+  } catch {
+    return app.clock;
+  }
+}
+
+/** Keep the clock fresh every `ms` milliseconds while the app is open. */
+export function keepFresh(ms = 10000) {
+  clearInterval(timer);
+  refreshClock();
+  timer = setInterval(() => { if (!document.hidden) refreshClock(); }, ms);
+}
+
+/** Force the next refresh to re-measure the server offset. */
+export function remeasureSoon() {
+  lastOffset = 0;
+}
+
+/** Standalone: start a round of `minutes` on this device. */
+export async function startLocalRound(minutes) {
+  const now = serverNow();
+  const number = (app.clock?.round?.number || 0) + 1;
+  app.clock = {
+    server_ms: now,
+    event: app.session.event,
+    round: { number, state: "running", round_minutes: minutes, started_ms: now, pauses: [], paused_ms: 0,
+             end_ms: now + minutes * 60000, ended_ms: null },
+    tables: [],
+  };
+  await store.set(`clock:${app.session.event.slug}`, app.clock);
+  clockEvents.dispatchEvent(new Event("change"));
+}
+
+/** Standalone: end the local round. */
+export async function endLocalRound() {
+  if (!app.clock?.round) return;
+  app.clock.round = { ...app.clock.round, state: "ended", ended_ms: serverNow() };
+  await store.set(`clock:${app.session.event.slug}`, app.clock);
+  clockEvents.dispatchEvent(new Event("change"));
+}

@@ -1,0 +1,57 @@
+// The messenger to the Python engine worker, and the documented hook `window.judge`:
+//   window.judge.ready            Promise, resolves (to the start time in ms) when Python is ready
+//   window.judge.evaluate(req)    Promise of the engine's answer for {ruleset, query, event, facts};
+//                                 rejects with an Error carrying .field and .allowed on a RuleError.
+let worker = null;
+let nextId = 1;
+const pending = new Map();
+let resolveReady;
+let rejectReady;
+export const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej; });
+export const engineState = { ready: false, failed: null, ms: null };
+
+/** Start the worker (once). Called after the service worker controls the page on a first
+ * visit, so the runtime is fetched from the precache and downloaded only once. */
+export function startEngine() {
+  if (worker) return;
+  worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
+  worker.onmessage = ({ data }) => {
+    if ("ready" in data) {
+      if (data.ready) {
+        Object.assign(engineState, { ready: true, ms: data.ms });
+        performance.mark("python-ready");
+        resolveReady(data.ms);
+      } else {
+        engineState.failed = data.error.message;
+        rejectReady(new Error(data.error.message));
+      }
+      return;
+    }
+    const call = pending.get(data.id);
+    if (!call) return;
+    pending.delete(data.id);
+    if (data.error) call.reject(Object.assign(new Error(data.error.message), data.error));
+    else call.resolve(data.result);
+  };
+  worker.onerror = (ev) => {
+    engineState.failed = ev.message || "the engine worker failed to start";
+    rejectReady(new Error(engineState.failed));
+  };
+}
+
+/** Evaluate a request; resolves to the answer as JSON text (exactly what Python wrote). */
+export function evaluateJSON(request) {
+  startEngine();
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, action: "evaluate", payload: JSON.stringify(request) });
+  });
+}
+
+/** Evaluate a request; resolves to the answer object. */
+export async function evaluate(request) {
+  return JSON.parse(await evaluateJSON(request));
+}
+
+window.judge = { ready, evaluate, evaluateJSON };

@@ -1,0 +1,91 @@
+// Boot: the screen comes first (shell, status, clock from kept data), then the service
+// worker, the Python worker and the network, none of which the screen waits for.
+import { Workbox } from "../vendor/workbox-window.mjs";
+import { engineState, ready, startEngine } from "./engine.js";
+import { app, appJSON, saveSession, useRuleset } from "./state.js";
+import * as store from "./store.js";
+import { loadOffset } from "./servertime.js";
+import { keepFresh, loadClock, refreshClock } from "./clockdata.js";
+import { startSync, syncNow, syncState, stopSync } from "./sync.js";
+import { api } from "./api.js";
+import { route, render } from "./router.js";
+import { renderStatus } from "./ui/status.js";
+
+performance.mark("app-start");
+
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) {
+    startEngine();
+    return;
+  }
+  // On a first visit the engine waits until the service worker controls the page, so the
+  // runtime is downloaded once (by the precache) and the worker reads it from the cache.
+  if (navigator.serviceWorker.controller) startEngine();
+  else {
+    navigator.serviceWorker.addEventListener("controllerchange", startEngine, { once: true });
+    setTimeout(startEngine, 60000);
+  }
+  const wb = new Workbox("sw.js");
+  wb.addEventListener("waiting", () => {
+    const banner = document.getElementById("update");
+    banner.hidden = false;
+    document.getElementById("update-btn").onclick = () => {
+      wb.addEventListener("controlling", () => location.reload());
+      wb.messageSkipWaiting();
+    };
+  });
+  wb.register().catch(() => startEngine());
+}
+
+/** Load everything the current session needs from the device, then refresh from the network. */
+export async function openSession(session) {
+  stopSync();
+  if (session) await saveSession(session);
+  else app.session = null;
+  app.detail = null;
+  app.clock = null;
+  if (!app.session) return;
+  const slug = app.session.event.slug;
+  await useRuleset(app.session.event.ruleset);
+  app.detail = (await store.get(`detail:${slug}`)) ?? null;
+  await loadClock();
+  document.getElementById("event-name").textContent = app.session.event.name || app.ruleset.title;
+  if (!app.session.standalone) {
+    keepFresh();
+    startSync(app.session);
+    refreshDetail();
+  }
+}
+
+/** Re-read the event's players and pairings (device token). */
+export async function refreshDetail() {
+  const s = app.session;
+  if (!s || s.standalone) return;
+  try {
+    const detail = await api(`/api/events/${encodeURIComponent(s.event.slug)}`, { token: s.token });
+    app.detail = detail;
+    await store.set(`detail:${s.event.slug}`, detail);
+  } catch { /* kept copy stays */ }
+}
+
+async function boot() {
+  renderStatus();
+  engineState.onchange = renderStatus;
+  ready.then(renderStatus, renderStatus);
+  syncState.addEventListener("change", renderStatus);
+  syncState.addEventListener("synced", () => { refreshClock(); refreshDetail(); });
+  window.addEventListener("online", renderStatus);
+  window.addEventListener("offline", renderStatus);
+
+  const publicPage = location.hash.startsWith("#/event/");
+  await loadOffset();
+  app.rulesets = await appJSON("rules/index.json").catch(() => []);
+  if (!publicPage) await openSession(await store.get("session"));
+  window.addEventListener("hashchange", render);
+  await render();
+  registerServiceWorker();
+  if (publicPage) startEngine();
+}
+
+window.judgeApp = { app, openSession, syncNow, route };
+boot();

@@ -1,0 +1,42 @@
+// Hash routes: #/join[/CODE], #/clock, #/time, #/penalty, #/history, #/sync, #/event/<slug>.
+import { app } from "./state.js";
+import { fill } from "./dom.js";
+
+const screens = {
+  join: () => import("./ui/join.js"),
+  clock: () => import("./ui/clockview.js"),
+  time: () => import("./ui/timecall.js"),
+  penalty: () => import("./ui/penalty.js"),
+  history: () => import("./ui/history.js"),
+  sync: () => import("./ui/syncview.js"),
+  event: () => import("./ui/players.js"),
+};
+
+let cleanup = null;
+
+/** The current route: {screen, args: [...]} from location.hash. */
+export function route() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  let screen = parts[0] || (app.session ? "clock" : "join");
+  if (!screens[screen]) screen = "join";
+  if (!app.session && !["join", "event"].includes(screen)) screen = "join";
+  return { screen, args: parts.slice(1) };
+}
+
+/** Render the screen for the current hash into <main>. */
+export async function render() {
+  const { screen, args } = route();
+  if (cleanup) cleanup();
+  cleanup = null;
+  const nav = document.getElementById("nav");
+  nav.hidden = screen === "event" || !app.session;
+  for (const a of nav.querySelectorAll("a")) {
+    if (a.dataset.screen === screen) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+  const main = document.getElementById("main");
+  const mod = await screens[screen]();
+  fill(main);
+  main.dataset.screen = screen;
+  cleanup = (await mod.render(main, args)) || null;
+}

@@ -1,0 +1,108 @@
+// What the app knows right now: the joined event (or standalone ruleset), the event's
+// players and pairings, the rule texts for display, and helpers to make records.
+import * as store from "./store.js";
+import { recordAdded } from "./sync.js";
+
+export const app = {
+  session: null,   // {token, device_id, role, judge_name, event: {slug, name, ruleset, level, stage, games_per_match, round_minutes}} or {standalone: true, ...}
+  detail: null,    // GET /api/events/<slug>: players, rounds, me
+  ruleset: null,   // the ruleset JSON (texts only are read here)
+  queries: null,   // queries.json: the facts vocabulary for building questions
+  rulesets: [],    // rules/index.json
+};
+
+const jsonCache = new Map();
+/** Fetch a JSON file of the app (precached by the service worker). */
+export async function appJSON(path) {
+  if (!jsonCache.has(path)) {
+    jsonCache.set(path, fetch(path).then((r) => {
+      if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+      return r.json();
+    }));
+  }
+  return jsonCache.get(path);
+}
+
+/** Load the rule texts of a ruleset and the query vocabulary. */
+export async function useRuleset(id) {
+  [app.ruleset, app.queries] = await Promise.all([appJSON(`rules/${id}.json`), appJSON("rules/queries.json")]);
+  return app.ruleset;
+}
+
+/** The event context for the engine: {level, stage, games_per_match, round_minutes} (set ones only). */
+export function eventContext() {
+  const e = app.session?.event || {};
+  const ctx = {};
+  for (const key of ["level", "stage", "games_per_match", "round_minutes"]) {
+    if (e[key] != null && e[key] !== "") ctx[key] = e[key];
+  }
+  return ctx;
+}
+
+/** The engine request for a query in this event. */
+export function request(query, facts) {
+  return { ruleset: app.session.event.ruleset, query, event: eventContext(), facts };
+}
+
+/** Make and durably store a record of `type` with `payload`; queues it for sync unless
+ * standalone. Resolves to the stored record. */
+export async function addRecord(type, payload) {
+  const s = app.session;
+  const record = {
+    id: crypto.randomUUID(),
+    type,
+    device: s.device_id ?? "standalone",
+    judge: s.judge_name || "",
+    event: s.event.slug,
+    created_ms: Date.now(),
+    payload,
+  };
+  await store.addRecord(record, !s.standalone);
+  await recordAdded();
+  return record;
+}
+
+/** Records of the current event, and the ids voided by void records. */
+export async function eventRecords() {
+  const all = await store.eventRecords(app.session.event.slug);
+  const voided = new Set(all.filter((r) => r.type === "void" && r.sync !== "rejected").map((r) => r.payload.record));
+  return { all, voided };
+}
+
+/** A player's penalty history for the engine: every non-voided, non-rejected penalty record
+ * for that player (all judges), oldest first, as [{infraction, penalty, stage}]. */
+export async function playerHistory(player) {
+  const { all, voided } = await eventRecords();
+  return all
+    .filter((r) => r.type === "penalty" && !voided.has(r.id) && r.sync !== "rejected"
+      && String(r.payload.player) === String(player))
+    .map((r) => ({ infraction: r.payload.infraction, penalty: r.payload.penalty, stage: r.payload.stage || "swiss" }));
+}
+
+/** Display name of a player id (or the free text itself). */
+export function playerName(id) {
+  const p = (app.detail?.players || []).find((x) => String(x.id) === String(id));
+  return p ? p.name : String(id);
+}
+
+/** The current round's tables [{number, player_a, player_b}] (empty when unknown). */
+export function currentTables() {
+  const rounds = app.detail?.rounds || [];
+  const current = app.clock?.round?.number;
+  const round = rounds.find((r) => r.number === current) || rounds[rounds.length - 1];
+  return round ? round.tables : [];
+}
+
+/** Display name of a penalty id or a list of ids, from the ruleset texts. */
+export function penaltyName(p) {
+  if (p == null) return "No penalty";
+  if (Array.isArray(p)) return p.map(penaltyName).join(" + ");
+  const found = (app.ruleset?.penalties || []).find((x) => x.id === p);
+  return found ? found.name : p;
+}
+
+/** Save the session (joined or standalone). */
+export async function saveSession(session) {
+  app.session = session;
+  await store.set("session", session);
+}

@@ -1,0 +1,185 @@
+// Clock: the round's time left (big), each table's end time with its extensions, adding a
+// time extension worked out by the engine, and alerts at minutes the judge picks.
+import { h, fill } from "../dom.js";
+import { app, addRecord, currentTables, eventRecords, playerName, request } from "../state.js";
+import { formatLeft, roundLeft, tableLeft, timeOfDay } from "../clock.js";
+import { serverNow } from "../servertime.js";
+import { clockEvents, endLocalRound, startLocalRound } from "../clockdata.js";
+import { evaluate } from "../engine.js";
+import * as store from "../store.js";
+import { showAlert } from "./alerts.js";
+
+const REASONS = [
+  ["judge_pause", "Judge pause", "pause_minutes"],
+  ["deck_check", "Deck check", "deck_check_minutes"],
+  ["tardiness", "Tardiness", "tardiness_minutes"],
+  ["ruling", "Ruling", "ruling_minutes"],
+];
+const ALERT_CHOICES = [15, 10, 5, 1, 0];
+
+export async function render(main) {
+  const timeEl = h("div", { class: "time", id: "round-left", role: "timer", "aria-live": "off" }, "–:––");
+  const labelEl = h("div", { class: "label", id: "round-label" }, "No round running");
+  const endsEl = h("p", { class: "muted", id: "round-ends" });
+  const spoken = h("p", { class: "small muted", "aria-live": "polite", id: "round-spoken" });
+  const tablesEl = h("div", { id: "tables" });
+  const extEl = h("div", { id: "extension" });
+  let alerts = (await store.get("alerts")) ?? [5, 0];
+  let fired = new Set();
+  let extensions = new Map(); // table -> local minutes not yet in the server's clock
+
+  const alertButtons = ALERT_CHOICES.map((m) => h("button", {
+    type: "button", class: "secondary", "aria-pressed": String(alerts.includes(m)),
+    onclick: async (ev) => {
+      alerts = alerts.includes(m) ? alerts.filter((x) => x !== m) : [...alerts, m];
+      ev.currentTarget.setAttribute("aria-pressed", String(alerts.includes(m)));
+      await store.set("alerts", alerts);
+    },
+  }, m === 0 ? "At time" : `${m} min`));
+
+  async function loadLocalExtensions() {
+    const { all, voided } = await eventRecords();
+    const round = app.clock?.round?.number ?? null;
+    extensions = new Map();
+    for (const r of all) {
+      if (r.type !== "time_extension" || voided.has(r.id) || r.payload.round !== round) continue;
+      if (!["pending", "local"].includes(r.sync)) continue;
+      extensions.set(r.payload.table, (extensions.get(r.payload.table) || 0) + r.payload.minutes);
+    }
+  }
+
+  function tableRows(left) {
+    const server = new Map((app.clock?.tables || []).map((t) => [t.number, t]));
+    const numbers = new Set([...currentTables().map((t) => t.number), ...server.keys(), ...extensions.keys()]);
+    const pairing = new Map(currentTables().map((t) => [t.number, t]));
+    return [...numbers].sort((a, b) => a - b).map((n) => {
+      const minutes = (server.get(n)?.extension_minutes || 0) + (extensions.get(n) || 0);
+      const ms = tableLeft(left, minutes);
+      const p = pairing.get(n);
+      return h("tr", { "data-table": n },
+        h("th", { scope: "row" }, `Table ${n}`),
+        h("td", {}, p ? `${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
+        h("td", { class: "ext" }, minutes ? `+${minutes} min` : "—"),
+        h("td", { class: "left" }, ms == null ? "" : left.end_ms ? `${formatLeft(ms)} (${timeOfDay(left.end_ms + minutes * 60000)})` : formatLeft(ms)),
+        h("td", {}, h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
+                                   onclick: () => showExtension(n) }, "+ Time")));
+    });
+  }
+
+  function drawTables() {
+    const left = roundLeft(app.clock?.round, serverNow());
+    const rows = tableRows(left);
+    fill(tablesEl, rows.length ? h("table", { class: "tables" },
+      h("caption", { class: "muted small" }, "Tables this round"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Table"), h("th", { scope: "col" }, "Players"),
+        h("th", { scope: "col" }, "Extra"), h("th", { scope: "col" }, "Left (ends)"), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Actions")))),
+      h("tbody", {}, rows)) : h("p", { class: "muted" }, "No tables known for this round."),
+    h("button", { type: "button", class: "secondary", onclick: () => showExtension(null) }, "Add time to another table"));
+  }
+
+  function showExtension(table) {
+    const tableIn = h("input", { id: "ext-table", type: "number", min: "1", inputmode: "numeric", value: table ?? "" });
+    const reason = h("select", { id: "ext-reason" }, REASONS.map(([id, name]) => h("option", { value: id }, name)));
+    const minutes = h("input", { id: "ext-minutes", type: "number", min: "0", step: "0.5", inputmode: "decimal" });
+    const out = h("div", { "aria-live": "polite", id: "ext-answer" });
+    async function work(ev) {
+      ev.preventDefault();
+      const [, , fact] = REASONS.find(([id]) => id === reason.value);
+      const facts = { [fact]: Number(minutes.value) };
+      if (app.session.event.round_minutes) facts.round_minutes = app.session.event.round_minutes;
+      fill(out, h("p", {}, "Asking the engine…"));
+      try {
+        const answer = await evaluate(request("extension", facts));
+        const add = answer.extension_minutes;
+        fill(out, h("div", { class: "card decision" },
+          h("p", { class: "big-penalty", id: "ext-result" }, add == null ? "Not stated by this policy" : `+${add} min`),
+          h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
+          answer.notes.map((n) => h("p", { class: "muted" }, n)),
+          h("p", { class: "source" }, answer.sources.join("; ")),
+          add > 0 ? h("button", { type: "button", id: "ext-add", onclick: async () => {
+            const t = Number(tableIn.value);
+            if (!t) { tableIn.focus(); return; }
+            await addRecord("time_extension", { table: t, round: app.clock?.round?.number ?? 1, minutes: add, reason: reason.value });
+            fill(extEl);
+            await redraw();
+          } }, `Add ${add} min to the table`) : null));
+      } catch (err) {
+        fill(out, h("p", { class: "bad-text" }, err.message));
+      }
+    }
+    fill(extEl, h("form", { class: "card", onsubmit: work, "aria-labelledby": "ext-h" },
+      h("h2", { id: "ext-h" }, "Time extension"),
+      h("label", { for: "ext-table" }, "Table"), tableIn,
+      h("label", { for: "ext-reason" }, "Why"), reason,
+      h("label", { for: "ext-minutes" }, "How long it took (minutes)"), minutes,
+      h("div", { class: "row", style: "margin-top:0.7rem" },
+        h("button", { type: "submit", id: "ext-work" }, "Work out the extension"),
+        h("button", { type: "button", class: "secondary", onclick: () => fill(extEl) }, "Cancel")),
+      out));
+    minutes.focus();
+  }
+
+  let lastSecond = null;
+  function tick() {
+    const round = app.clock?.round;
+    const left = roundLeft(round, serverNow());
+    if (!left) {
+      timeEl.textContent = "–:––";
+      labelEl.textContent = "No round running";
+      delete timeEl.dataset.remainingMs;
+      return;
+    }
+    timeEl.dataset.remainingMs = String(Math.round(left.remaining_ms));
+    const text = left.state === "ended" ? "0:00" : formatLeft(left.remaining_ms);
+    if (text !== timeEl.textContent) timeEl.textContent = text;
+    timeEl.classList.toggle("over", left.remaining_ms < 0);
+    labelEl.textContent = `Round ${round.number} · ${left.state === "running" ? "time left" : left.state === "paused" ? "paused" : "ended"}`;
+    endsEl.textContent = left.end_ms ? `Ends at ${timeOfDay(left.end_ms)}` : "";
+    const minute = Math.ceil(left.remaining_ms / 60000);
+    if (minute !== lastSecond) {
+      lastSecond = minute;
+      spoken.textContent = left.state === "running" && left.remaining_ms > 0 ? `About ${minute} minutes left.` : "";
+    }
+    if (left.state === "running") {
+      for (const m of alerts) {
+        const key = `${round.number}:${m}`;
+        if (left.remaining_ms <= m * 60000 && left.remaining_ms > m * 60000 - 30000 && !fired.has(key)) {
+          fired.add(key);
+          showAlert(m === 0 ? `Time! Round ${round.number} is over.` : `${m} minute${m === 1 ? "" : "s"} left in round ${round.number}.`);
+        }
+        if (left.remaining_ms > m * 60000) fired.delete(key);
+      }
+    }
+  }
+
+  async function redraw() {
+    await loadLocalExtensions();
+    tick();
+    drawTables();
+  }
+
+  const standaloneControls = app.session.standalone ? h("form", { class: "row", onsubmit: async (ev) => {
+    ev.preventDefault();
+    await startLocalRound(Number(ev.target.elements.minutes.value));
+    await redraw();
+  } },
+  h("label", { for: "local-minutes", class: "sr-only" }, "Round minutes"),
+  h("input", { id: "local-minutes", name: "minutes", type: "number", min: "1", value: app.session.event.round_minutes || 50 }),
+  h("button", { type: "submit" }, "Start a round"),
+  h("button", { type: "button", class: "secondary", onclick: async () => { await endLocalRound(); await redraw(); } }, "End round")) : null;
+
+  main.append(
+    h("h1", { class: "sr-only" }, "Round clock"),
+    h("section", { class: "clock", "aria-labelledby": "round-label" }, labelEl, timeEl, endsEl, spoken),
+    standaloneControls,
+    h("fieldset", {}, h("legend", {}, "Alert me before time"), h("div", { class: "row" }, alertButtons)),
+    extEl,
+    tablesEl,
+  );
+  await redraw();
+  performance.mark("clock-visible");
+  const iv = setInterval(tick, 100);
+  const onChange = () => redraw();
+  clockEvents.addEventListener("change", onChange);
+  return () => { clearInterval(iv); clockEvents.removeEventListener("change", onChange); };
+}

@@ -1,0 +1,112 @@
+// Join: type (or scan) the event's join code, or use a ruleset on its own without a server.
+import { h } from "../dom.js";
+import { api } from "../api.js";
+import { app } from "../state.js";
+import { openSession } from "../main.js";
+
+export async function render(main, [codeArg]) {
+  const status = h("p", { role: "status", "aria-live": "polite", id: "join-status" });
+  const code = h("input", { id: "join-code", name: "code", autocomplete: "off", autocapitalize: "characters",
+                            inputmode: "text", required: true, value: codeArg || "" });
+  const judge = h("input", { id: "judge-name", name: "judge", autocomplete: "name", required: true,
+                             value: app.session?.judge_name || "" });
+  const device = h("input", { id: "device-name", name: "device", value: "Phone" });
+
+  async function join(ev) {
+    ev.preventDefault();
+    status.textContent = "Joining…";
+    try {
+      const reply = await api("/api/join", {
+        body: { code: code.value.trim(), device_name: device.value.trim() || "Phone", judge_name: judge.value.trim() },
+      });
+      await openSession({ token: reply.token, device_id: reply.device_id, role: reply.role,
+                          judge_name: judge.value.trim(), event: reply.event });
+      location.hash = "#/clock";
+    } catch (err) {
+      status.textContent = err.status === 404 ? "No event has that join code." :
+        err.status === 429 ? "Too many tries. Wait a minute and try again." : `Could not join: ${err.message}`;
+    }
+  }
+
+  const scan = "BarcodeDetector" in window ? h("button", { type: "button", class: "secondary", onclick: () => scanCode(code, status) }, "Scan the QR code") : null;
+
+  const rulesetSel = h("select", { id: "standalone-ruleset" },
+    app.rulesets.map((r) => h("option", { value: r.id }, r.title)));
+  const levelSel = h("select", { id: "standalone-level" });
+  const stageSel = h("select", { id: "standalone-stage" },
+    h("option", { value: "swiss" }, "Swiss rounds"), h("option", { value: "elimination" }, "Top cut (elimination)"));
+  const fillLevels = () => {
+    const r = app.rulesets.find((x) => x.id === rulesetSel.value);
+    levelSel.replaceChildren(...(r?.levels.length ? r.levels : [{ id: "", name: "No levels in this policy" }])
+      .map((l) => h("option", { value: l.id }, l.name)));
+  };
+  rulesetSel.addEventListener("change", fillLevels);
+  fillLevels();
+
+  async function standalone(ev) {
+    ev.preventDefault();
+    const r = app.rulesets.find((x) => x.id === rulesetSel.value);
+    await openSession({
+      standalone: true, judge_name: judge.value.trim(),
+      event: { slug: `standalone-${r.id}`, name: r.title, ruleset: r.id, level: levelSel.value || null,
+               stage: stageSel.value, games_per_match: r.defaults?.games_per_match ?? null,
+               round_minutes: r.defaults?.round_minutes ?? null },
+    });
+    location.hash = "#/penalty";
+  }
+
+  const current = app.session ? h("div", { class: "card" },
+    h("h2", {}, "Current event"),
+    h("p", {}, app.session.event.name || app.session.event.slug),
+    app.session.standalone ? h("p", { class: "muted" }, "Standalone: records stay on this phone.")
+      : h("p", { class: "muted" }, `Joined as ${app.session.judge_name} (${(app.session.role || "").replace("_", " ")}).`),
+    app.session.standalone ? null : h("p", {}, h("a", { href: `#/event/${app.session.event.slug}` }, "Players' page for this event")),
+    h("button", { type: "button", class: "secondary", onclick: async () => { await openSession(null); location.hash = "#/join"; } }, "Leave this event"),
+  ) : null;
+
+  main.append(
+    h("h1", {}, "Event"),
+    current,
+    h("form", { onsubmit: join, "aria-labelledby": "join-h" },
+      h("h2", { id: "join-h" }, "Join an event"),
+      h("label", { for: "join-code" }, "Join code"), code,
+      h("label", { for: "judge-name" }, "Your name (judge)"), judge,
+      h("label", { for: "device-name" }, "This device"), device,
+      h("div", { class: "row", style: "margin-top:0.8rem" }, h("button", { type: "submit", id: "join-btn" }, "Join"), scan),
+      status),
+    h("form", { onsubmit: standalone, "aria-labelledby": "solo-h" },
+      h("h2", { id: "solo-h" }, "Use a policy without a server"),
+      h("label", { for: "standalone-ruleset" }, "Policy"), rulesetSel,
+      h("label", { for: "standalone-level" }, "Rules Enforcement Level"), levelSel,
+      h("label", { for: "standalone-stage" }, "Stage"), stageSel,
+      h("div", { style: "margin-top:0.8rem" }, h("button", { type: "submit", id: "standalone-btn", class: "secondary" }, "Use this policy"))),
+  );
+}
+
+async function scanCode(input, status) {
+  let stream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+    const video = h("video", { playsinline: true, muted: true, "aria-label": "Camera" });
+    video.srcObject = stream;
+    status.replaceChildren(video);
+    await video.play();
+    const detector = new window.BarcodeDetector({ formats: ["qr_code"] });
+    for (let i = 0; i < 300; i++) {
+      const codes = await detector.detect(video);
+      if (codes.length) {
+        const text = codes[0].rawValue;
+        const m = text.match(/#\/join\/([^/?#]+)/);
+        input.value = m ? decodeURIComponent(m[1]) : text.trim();
+        status.textContent = "Code read.";
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    status.textContent = "No code found. Type it instead.";
+  } catch {
+    status.textContent = "The camera is not available. Type the code instead.";
+  } finally {
+    stream?.getTracks().forEach((t) => t.stop());
+  }
+}

@@ -1,0 +1,138 @@
+// Penalty: find an infraction by name or words, answer what the engine asks, read the
+// decision card (penalty, upgrade from the player's history across judges, remedy, head-judge
+// requirement, options, lines to read out, source) and record it for a player and table.
+import { h, fill } from "../dom.js";
+import { app, addRecord, currentTables, penaltyName, playerHistory, playerName, request } from "../state.js";
+import { evaluate } from "../engine.js";
+import { syncState } from "../sync.js";
+import { timeOfDay } from "../clock.js";
+import { ask, factSpec, humanize, setFact } from "./questions.js";
+
+const ASKED_UP_FRONT = new Set(["infraction", "history"]);
+
+/** Infractions whose name, keywords, category or summary hold every word of `text`. */
+export function searchInfractions(infractions, text) {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  return infractions.filter((inf) => {
+    const hay = [inf.name, inf.id, inf.category, inf.summary, ...(inf.keywords || [])].join(" ").toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+export async function render(main, [infractionArg]) {
+  const infractions = app.ruleset.infractions || [];
+  const search = h("input", { id: "pen-search", type: "search", autocomplete: "off", placeholder: "e.g. slow, deck, late" });
+  const results = h("ul", { class: "list", id: "pen-results", "aria-label": "Matching infractions" });
+  const detail = h("div", { id: "pen-detail" });
+
+  function list() {
+    const found = searchInfractions(infractions, search.value);
+    fill(results, found.slice(0, 40).map((inf) => h("li", {},
+      h("button", { type: "button", class: "item", "data-infraction": inf.id, onclick: () => choose(inf) },
+        h("span", {}, inf.name), h("span", { class: "tag" }, humanize(inf.category || ""))))));
+    if (!found.length) results.append(h("li", { class: "muted" }, "No infraction matches these words."));
+  }
+
+  function choose(inf) {
+    fill(results);
+    search.value = inf.name;
+    fill(detail, h("h2", {}, inf.name), h("p", {}, inf.summary), facts(inf));
+  }
+
+  function facts(inf) {
+    const players = app.detail?.players || [];
+    const playerIn = players.length
+      ? h("select", { id: "pen-player" }, h("option", { value: "" }, "Pick a player"),
+        players.map((p) => h("option", { value: p.id }, p.name)))
+      : h("input", { id: "pen-player", autocomplete: "off" });
+    const tableIn = h("input", { id: "pen-table", type: "number", min: "1", inputmode: "numeric" });
+    playerIn.addEventListener("change", () => {
+      const t = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
+      if (t && !tableIn.value) tableIn.value = t.number;
+    });
+    const optional = Object.entries(app.queries.queries.penalty.facts).filter(([k, s]) => !ASKED_UP_FRONT.has(k) && s.type === "bool");
+    const selects = optional.map(([k, s]) => {
+      const sel = h("select", { id: `pen-fact-${k}`, "data-fact": k },
+        h("option", { value: "" }, "Not asked"), h("option", { value: "true" }, "Yes"), h("option", { value: "false" }, "No"));
+      return [k, h("div", {}, h("label", { for: sel.id }, s.summary ? s.summary.charAt(0).toUpperCase() + s.summary.slice(1) : humanize(k)), sel), sel];
+    });
+    const out = h("div", { id: "pen-answer", "aria-live": "polite" });
+    const given = {};
+
+    async function decide(ev) {
+      ev?.preventDefault();
+      const player = playerIn.value.trim();
+      if (!player) { fill(out, h("p", { class: "bad-text" }, "Say which player first.")); playerIn.focus(); return; }
+      const f = { infraction: inf.id, history: await playerHistory(player), ...given };
+      for (const [k, , sel] of selects) if (sel.value) f[k] = sel.value === "true";
+      fill(out, h("p", {}, "Asking the engine…"));
+      let answer;
+      try {
+        answer = await evaluate(request("penalty", f));
+      } catch (err) {
+        const name = (err.field || "").replace(/^facts\./, "");
+        const found = name && factSpec(app.queries.queries.penalty.facts, name);
+        if (found && /needs facts\./.test(err.message)) {
+          fill(out);
+          const spec = name === "issuing" && app.ruleset.penalties
+            ? { type: "string" } : found.spec;
+          ask(out, name, spec, found.label, (value) => { setFact(given, name, value); decide(); });
+          return;
+        }
+        fill(out, h("p", { class: "bad-text" }, err.message));
+        return;
+      }
+      fill(out, card(inf, answer, player, Number(tableIn.value) || null, f));
+      out.querySelector("h2")?.focus();
+    }
+
+    return h("form", { onsubmit: decide, "aria-label": "Who and what" },
+      h("label", { for: "pen-player" }, "Player"), playerIn,
+      h("label", { for: "pen-table" }, "Table"), tableIn,
+      selects.length ? h("details", {}, h("summary", {}, "More details (optional)"), selects.map(([, el]) => el)) : null,
+      h("button", { type: "submit", id: "pen-decide", class: "wide", style: "margin-top:0.8rem" }, "Show the penalty"),
+      out);
+  }
+
+  function card(inf, answer, player, table, f) {
+    const asOf = app.session.standalone ? "history on this phone only"
+      : syncState.last_ok_ms ? `history as of ${timeOfDay(syncState.last_ok_ms)} (last sync)` : "history not yet synced";
+    const history = f.history.length ? `${f.history.length} earlier penalt${f.history.length === 1 ? "y" : "ies"}; ${asOf}` : `no earlier penalties; ${asOf}`;
+    return h("section", { class: "card decision", id: "pen-card", "aria-labelledby": "pen-card-h" },
+      h("h2", { id: "pen-card-h", tabindex: "-1" }, `${inf.name} — ${playerName(player)}`),
+      h("p", { class: "big-penalty", id: "pen-penalty", "data-penalty": JSON.stringify(answer.penalty) }, penaltyName(answer.penalty)),
+      h("p", { class: "row" },
+        answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, `Upgraded from ${penaltyName(answer.base_penalty)}`) : null,
+        answer.head_judge ? h("span", { class: "tag hj", id: "pen-hj" }, "Head judge must confirm") : null,
+        answer.drop ? h("span", { class: "tag hj" }, "Player is removed from the event") : null,
+        answer.extra_turns_each ? h("span", { class: "tag" }, `+${answer.extra_turns_each} turn${answer.extra_turns_each === 1 ? "" : "s"} each`) : null),
+      h("p", { class: "small muted", id: "pen-history" }, history),
+      inf.remedy ? h("div", {}, h("h3", {}, "Remedy"), h("p", {}, inf.remedy)) : null,
+      h("h3", {}, "Read out"),
+      h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
+      answer.options.length ? h("div", {}, h("h3", {}, "Head judge may instead"),
+        h("ul", {}, answer.options.map((o) => h("li", {}, h("strong", {}, penaltyName(o.penalty)), ": ", o.condition)))) : null,
+      answer.notes.map((n) => h("p", { class: "muted" }, n)),
+      h("p", { class: "source" }, "Source: ", answer.sources.join("; ")),
+      h("button", { type: "button", id: "pen-record", class: "wide", onclick: async (ev) => {
+        ev.currentTarget.disabled = true;
+        const e = app.session.event;
+        const payload = { player: /^\d+$/.test(player) ? Number(player) : player, table, round: app.clock?.round?.number ?? null,
+                          infraction: inf.id, penalty: answer.penalty, base_penalty: answer.base_penalty,
+                          upgraded: answer.upgraded, head_judge: answer.head_judge, ruleset: e.ruleset,
+                          level: e.level ?? null, stage: e.stage || "swiss" };
+        await addRecord("penalty", payload);
+        ev.currentTarget.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
+          app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."));
+      } }, "Record this penalty"));
+  }
+
+  search.addEventListener("input", list);
+  main.append(
+    h("h1", {}, "Penalty"),
+    h("label", { for: "pen-search" }, "Find an infraction"), search,
+    results, detail);
+  list();
+  const pre = infractions.find((i) => i.id === infractionArg);
+  if (pre) choose(pre);
+}

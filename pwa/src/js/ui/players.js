@@ -1,0 +1,67 @@
+// The players' page (#/event/<slug>): the event's clock and what happens at time for its
+// game and level, in plain words. No login; shows nothing personal.
+import { h, fill } from "../dom.js";
+import { api } from "../api.js";
+import { appJSON } from "../state.js";
+import * as store from "../store.js";
+import { measureOffset, serverNow } from "../servertime.js";
+import { formatLeft, roundLeft, timeOfDay } from "../clock.js";
+
+const TIME_TOPIC = /time|turn|extension|draw|sudden|round/;
+
+export async function render(main, [slug]) {
+  const key = `public-clock:${slug}`;
+  let clock = (await store.get(key)) ?? null;
+  const title = h("h1", { id: "pub-title" }, "Event clock");
+  const label = h("div", { class: "label", id: "pub-label" }, "");
+  const time = h("div", { class: "time", id: "pub-left", role: "timer" }, "–:––");
+  const ends = h("p", { class: "muted", id: "pub-ends" });
+  const rules = h("section", { id: "pub-rules", "aria-labelledby": "pub-rules-h" });
+  const seen = h("p", { class: "small muted", id: "pub-seen" });
+  let rulesFor = null;
+  document.getElementById("nav").hidden = true;
+
+  async function drawRules() {
+    if (!clock?.event || rulesFor === clock.event.ruleset) return;
+    rulesFor = clock.event.ruleset;
+    const ruleset = await appJSON(`rules/${clock.event.ruleset}.json`).catch(() => null);
+    if (!ruleset) return;
+    const level = (ruleset.levels || []).find((l) => l.id === clock.event.level);
+    const topics = (ruleset.topics || []).filter((t) => TIME_TOPIC.test(`${t.id} ${t.name}`));
+    fill(rules, h("h2", { id: "pub-rules-h" }, "What happens at time"),
+      h("p", {}, `${ruleset.title}${level ? ` · ${level.name}` : ""} · ${clock.event.stage === "elimination" ? "top cut" : "Swiss rounds"} · best of ${clock.event.games_per_match}`),
+      (topics.length ? topics : ruleset.topics || []).map((t) => h("div", { class: "card" }, h("h3", {}, t.name), h("p", {}, t.summary))));
+  }
+
+  function tick() {
+    if (!clock) return;
+    title.textContent = clock.event?.name || "Event clock";
+    const left = roundLeft(clock.round, serverNow());
+    if (!left) { label.textContent = "No round running"; time.textContent = "–:––"; return; }
+    time.dataset.remainingMs = String(Math.round(left.remaining_ms));
+    time.textContent = left.state === "ended" ? "0:00" : formatLeft(left.remaining_ms);
+    label.textContent = `Round ${clock.round.number} · ${left.state === "running" ? "time left" : left.state}`;
+    ends.textContent = left.end_ms ? `Ends at ${timeOfDay(left.end_ms)}` : "";
+  }
+
+  async function refresh() {
+    try {
+      clock = await api(`/api/events/${encodeURIComponent(slug)}/clock`, { timeoutMs: 8000 });
+      await store.set(key, clock);
+      seen.textContent = "";
+    } catch {
+      seen.textContent = clock ? "Offline: showing the last clock this phone saw." : "The event cannot be reached.";
+    }
+    tick();
+    drawRules();
+  }
+
+  main.append(h("section", { class: "clock", "aria-labelledby": "pub-label" }, title, label, time, ends), seen, rules);
+  tick();
+  drawRules();
+  performance.mark("clock-visible");
+  measureOffset(5).catch(() => {}).then(refresh);
+  const iv = setInterval(tick, 200);
+  const poll = setInterval(refresh, 10000);
+  return () => { clearInterval(iv); clearInterval(poll); };
+}

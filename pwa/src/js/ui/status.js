@@ -1,0 +1,32 @@
+// The status line, always visible: network, sync (records waiting, last successful sync,
+// rejected records) and whether the Python engine is ready.
+import { engineState } from "../engine.js";
+import { syncState } from "../sync.js";
+import { app } from "../state.js";
+import { timeOfDay } from "../clock.js";
+
+export function renderStatus() {
+  const net = document.getElementById("net");
+  const sync = document.getElementById("sync");
+  const py = document.getElementById("python");
+  const online = navigator.onLine && syncState.online;
+  net.textContent = online ? "Online" : "Offline";
+  net.className = `pill ${online ? "ok" : "off"}`;
+
+  const s = app.session;
+  if (!s || s.standalone) {
+    sync.textContent = s ? "Not syncing (standalone)" : "Not joined";
+    sync.className = "pill";
+  } else {
+    const parts = [];
+    parts.push(syncState.waiting ? `${syncState.waiting} waiting` : "All sent");
+    parts.push(syncState.last_ok_ms ? `synced ${timeOfDay(syncState.last_ok_ms)}` : "never synced");
+    if (syncState.rejected.length) parts.push(`${syncState.rejected.length} rejected`);
+    sync.textContent = parts.join(" · ");
+    sync.className = `pill ${syncState.rejected.length ? "bad" : syncState.waiting ? "off" : "ok"}`;
+  }
+  sync.dataset.waiting = String(syncState.waiting);
+
+  py.textContent = engineState.ready ? "Engine ready" : engineState.failed ? "Engine failed" : "Engine loading";
+  py.className = `pill ${engineState.ready ? "ok" : engineState.failed ? "bad" : "off"}`;
+}

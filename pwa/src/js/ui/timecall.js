@@ -1,0 +1,105 @@
+// Time!: the end-of-match procedure, step by step. The engine's time_call answer says what to
+// play and, through `needs`, what it must know next; each answer is fed back as a fact until
+// the engine gives the match result, which one tap records.
+import { h, fill } from "../dom.js";
+import { app, addRecord, currentTables, playerName, request } from "../state.js";
+import { evaluate } from "../engine.js";
+import { ask, factSpec, setFact } from "./questions.js";
+
+const RESULT_TEXT = { A: "wins the match", B: "wins the match", draw: "The match is a draw" };
+
+export async function render(main) {
+  const tables = currentTables();
+  const tableSel = h("select", { id: "tc-table" },
+    h("option", { value: "" }, "No table (enter the game state)"),
+    tables.map((t) => h("option", { value: t.number }, `Table ${t.number}: ${playerName(t.player_a)} – ${playerName(t.player_b)}`)));
+  const winsA = h("input", { id: "tc-wins-a", type: "number", min: "0", max: "2", value: "0", inputmode: "numeric" });
+  const winsB = h("input", { id: "tc-wins-b", type: "number", min: "0", max: "2", value: "0", inputmode: "numeric" });
+  const when = h("select", { id: "tc-when" },
+    h("option", { value: "game" }, "During a game"),
+    h("option", { value: "between" }, "Between games"),
+    h("option", { value: "side" }, "While side decking"));
+  const steps = h("div", { id: "tc-steps", "aria-live": "polite" });
+  let facts = {};
+  let names = { A: "Player A", B: "Player B" };
+
+  function playerNames() {
+    const t = tables.find((x) => String(x.number) === tableSel.value);
+    return t ? { A: `${playerName(t.player_a)} (A)`, B: `${playerName(t.player_b)} (B)` } : { A: "Player A", B: "Player B" };
+  }
+
+  async function step() {
+    steps.querySelector(".question")?.remove();
+    let answer;
+    try {
+      answer = await evaluate(request("time_call", structuredClone(facts)));
+    } catch (err) {
+      steps.append(h("p", { class: "bad-text" }, err.message));
+      return;
+    }
+    const card = h("div", { class: "card decision step" },
+      answer.turns_after_current != null ? h("p", { class: "big-penalty" }, `${answer.turns_after_current} more turns after the current one`) : null,
+      answer.next ? h("p", { class: "big-penalty", "data-next": answer.next }, nextText(answer)) : null,
+      answer.game_result ? h("p", {}, h("strong", {}, "This game: "), resultText(answer.game_result)) : null,
+      h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
+      answer.notes.map((n) => h("p", { class: "muted" }, n)),
+      h("p", { class: "source" }, answer.sources.join("; ")));
+    steps.append(card);
+    if (answer.match) {
+      const t = tableSel.value ? Number(tableSel.value) : null;
+      const done = h("div", { class: "card", id: "tc-result" },
+        h("p", { class: "big-penalty", "data-match": answer.match }, answer.match === "draw" ? RESULT_TEXT.draw : `${names[answer.match]} ${RESULT_TEXT[answer.match]}`),
+        t ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
+          ev.currentTarget.disabled = true;
+          await addRecord("time_call", { table: t, round: app.clock?.round?.number ?? 1, facts, answer, result: answer.match });
+          ev.currentTarget.replaceWith(h("p", { class: "ok-text", role: "status" }, "Recorded on this phone."));
+        } }, `Record the result for table ${t}`) : h("p", { class: "muted" }, "Pick a table to record this result."));
+      steps.append(done);
+      done.querySelector("button")?.focus();
+      return;
+    }
+    for (const need of answer.needs || []) {
+      const found = factSpec(app.queries.queries.time_call.facts, need);
+      if (!found) {
+        steps.append(h("p", { class: "bad-text" }, `The engine needs ${need}, which this screen cannot ask.`));
+        return;
+      }
+      ask(steps, need, found.spec, found.label, (value) => { setFact(facts, need, value); step(); }, names);
+      return;
+    }
+  }
+
+  function nextText(answer) {
+    const t = {
+      sudden_death: `Sudden death${answer.sudden_death_turns ? ` (${answer.sudden_death_turns} turns)` : ""}${answer.side_deck_changes === true ? ", side deck allowed" : answer.side_deck_changes === false ? ", no side deck changes" : ""}`,
+      play_until_life_points_change: "Play on until life points change",
+      additional_round: "Play one more round",
+    };
+    return t[answer.next] || answer.next.replace(/_/g, " ");
+  }
+
+  function resultText(r) {
+    return r === "draw" ? "a draw" : `${names[r]} wins`;
+  }
+
+  function start(ev) {
+    ev.preventDefault();
+    names = playerNames();
+    facts = { game_wins: { A: Number(winsA.value) || 0, B: Number(winsB.value) || 0 } };
+    if (when.value === "between") facts.between_games = true;
+    if (when.value === "side") facts.side_decking = true;
+    fill(steps);
+    step();
+  }
+
+  main.append(
+    h("h1", {}, "Time! End-of-match procedure"),
+    h("form", { onsubmit: start, "aria-labelledby": "tc-h" },
+      h("p", { id: "tc-h", class: "muted" }, "Say which table and the score; the app walks you through the rest."),
+      h("label", { for: "tc-table" }, "Table"), tableSel,
+      h("fieldset", {}, h("legend", {}, "Games won before the current one"),
+        h("label", { for: "tc-wins-a" }, "Player A"), winsA, h("label", { for: "tc-wins-b" }, "Player B"), winsB),
+      h("label", { for: "tc-when" }, "When time was called"), when,
+      h("button", { type: "submit", id: "tc-start", class: "wide", style: "margin-top:0.8rem" }, "Start")),
+    steps);
+}

@@ -1,0 +1,225 @@
+"""Browser fixtures: one headless Chromium (Debian's) for the whole run, the built app served
+by a small static server or by the real Flask app on a free port, and a helper to save
+phone-size screenshots into test-artifacts/."""
+
+import contextlib
+import functools
+import http.server
+import os
+import shutil
+import socket
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DIST = ROOT / "pwa" / "dist"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--disable-dev-shm-usage"]
+PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 320, "height": 640}
+PY_READY_MS = 60_000  # the longest wait for Python to start in a test (milliseconds)
+
+MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+        ".json": "application/json", ".webmanifest": "application/manifest+json",
+        ".zip": "application/zip", ".css": "text/css", ".html": "text/html",
+        ".png": "image/png", ".svg": "image/svg+xml"}
+
+pytestmark = pytest.mark.browser
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def dist() -> Path:
+    """The app, built afresh (about 2 s) so it holds the engine and rule files under test."""
+    subprocess.run(["npm", "run", "--prefix", str(ROOT / "pwa"), "--silent", "build"], check=True)
+    return DIST
+
+
+class StaticHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the app build with the MIME types Pyodide needs; counts bytes sent."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+
+    def log_message(self, *args):
+        pass
+
+    def end_headers(self):
+        if self.path.split("?")[0] in ("/", "/index.html", "/sw.js"):
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def copyfile(self, source, outputfile):
+        data = source.read()
+        self.server.bytes_sent += len(data)
+        self.server.paths.append(self.path)
+        outputfile.write(data)
+
+
+class StaticServer:
+    """A threaded static server of `folder` on 127.0.0.1; `stop()` cuts it off."""
+
+    def __init__(self, folder: Path):
+        handler = functools.partial(StaticHandler, directory=str(folder))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+        self.httpd.daemon_threads = True
+        self.httpd.bytes_sent = 0
+        self.httpd.paths = []
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def static_server(dist):
+    """The app build on a static server for the whole run (no API behind it)."""
+    server = StaticServer(dist)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the run."""
+    from playwright.sync_api import sync_playwright
+
+    exe = shutil.which("chromium")
+    if not exe:
+        pytest.fail("chromium is not installed (bash .ci/setup test installs it)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser):
+    """A fresh browser profile at phone size (its own storage and service workers)."""
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=False,
+                              has_touch=True, service_workers="allow")
+    yield ctx
+    ctx.close()
+
+
+def wait_python(page, timeout_ms: int = PY_READY_MS):
+    """Wait until window.judge.ready has resolved in `page`."""
+    page.wait_for_function("() => window.judge && window.judge.ready", timeout=timeout_ms)
+    page.evaluate("() => window.judge.ready")
+    page.wait_for_selector("#python.ok", timeout=timeout_ms)
+
+
+def wait_controlled(page, timeout_ms: int = PY_READY_MS):
+    """Wait until the service worker controls `page` (the precache is complete)."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=timeout_ms)
+
+
+def shoot(page, name: str, sizes=(PHONE, SMALL_PHONE)):
+    """Save full-page screenshots of `page` at each phone size into test-artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    original = page.viewport_size
+    for size in sizes:
+        page.set_viewport_size(size)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}.png"), full_page=True)
+    page.set_viewport_size(original)
+
+
+@pytest.fixture(scope="session")
+def flask_server(dist, tmp_path_factory):
+    """The real organiser server (server.create_app) on a free port with a temporary SQLite
+    database, serving the app build at `/`. Yields an object with `url`, `app` and helpers
+    to make an event and run its rounds."""
+    server_pkg = pytest.importorskip("server")
+    from werkzeug.serving import make_server
+
+    from server.extensions import db
+
+    folder = tmp_path_factory.mktemp("server")
+    app = server_pkg.create_app({
+        "TESTING": True, "SECRET_KEY": "browser-tests", "ORGANISER_PASSWORD": "browser-tests",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'judge.sqlite3'}",
+        "PWA_DIST": str(dist), "JOIN_RATE_LIMIT": (1000, 60),
+    })
+    with app.app_context():
+        db.create_all()
+    port = free_port()
+    httpd = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield EventServer(app, f"http://127.0.0.1:{port}")
+    httpd.shutdown()
+    with app.app_context(), contextlib.suppress(Exception):
+        db.engine.dispose()
+
+
+class EventServer:
+    """The running organiser server and a few organiser actions done through its code."""
+
+    def __init__(self, app, url):
+        self.app = app
+        self.url = url
+
+    def make_event(self, ruleset="dci-upg", level="competitive", players=4, round_minutes=50,
+                   games_per_match=3):
+        """An event with `players` players and round 1's tables; returns
+        {"slug", "code", "players": [{id, name}]}."""
+        from server.events import create_event, import_pairings, import_players
+
+        names = [f"Player {chr(65 + i)}{i + 1}" for i in range(players)]
+        with self.app.app_context():
+            event = create_event(f"Test {ruleset}", ruleset, level=level,
+                                 games_per_match=games_per_match, round_minutes=round_minutes)
+            import_players(event, "name\n" + "\n".join(names) + "\n")
+            half = players // 2
+            import_pairings(event, 1, "table,player_a,player_b\n" + "".join(
+                f"{i + 1},{names[i]},{names[i + half]}\n" for i in range(half)))
+            return {"slug": event.slug, "code": event.join_code,
+                    "players": [{"id": p.id, "name": p.name} for p in event.players]}
+
+    def start_round(self, slug, minutes=None):
+        """Start the event's next round now (server time); returns the clock state."""
+        from server.clock import clock_state, start_round
+        from server.events import get_event
+
+        with self.app.app_context():
+            event = get_event(slug)
+            start_round(event, round_minutes=minutes)
+            return clock_state(event)
+
+    def clock(self, slug):
+        from server.clock import clock_state
+        from server.events import get_event
+
+        with self.app.app_context():
+            return clock_state(get_event(slug))
+
+    def records(self, slug):
+        """Every record of the event on the server, by seq."""
+        from server.events import get_event
+        from server.extensions import db
+        from server.models import Record
+
+        with self.app.app_context():
+            event = get_event(slug)
+            rows = db.session.scalars(db.select(Record).where(Record.event_id == event.id)
+                                      .order_by(Record.seq)).all()
+            return [{"id": r.id, "type": r.type, "payload": r.payload, "judge": r.judge}
+                    for r in rows]
