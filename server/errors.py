@@ -71,15 +71,13 @@ def error_response(status: int, message: str, field: str | None = None):
 
 def _first_field(messages, prefix=""):
     """The dotted path of the first bad field in a marshmallow error dict, and its message."""
-    if isinstance(messages, dict):
-        for key, value in messages.items():
-            if key in ("json", "query", "form", "files", "headers"):
-                return _first_field(value, prefix)
-            path = f"{prefix}.{key}" if prefix else str(key)
-            return _first_field(value, path)
+    if isinstance(messages, dict) and messages:
+        key, value = next(iter(messages.items()))
+        return _first_field(value, f"{prefix}.{key}" if prefix else str(key))
     if isinstance(messages, list) and messages:
-        return prefix, "; ".join(str(m) for m in messages if not isinstance(m, dict | list)) \
-            or _first_field(messages[0], prefix)[1]
+        if isinstance(messages[0], dict | list):
+            return _first_field(messages[0], prefix)
+        return prefix, "; ".join(str(m) for m in messages)
     return prefix, str(messages)
 
 
@@ -91,7 +89,8 @@ class JsonErrorsApi(Api):
             return error
         messages = (getattr(error, "data", None) or {}).get("messages")
         if messages:
-            field, text = _first_field(messages)
+            # flask-smorest keys messages by location first ("json", "query", ...)
+            field, text = _first_field(next(iter(messages.values())))
             return error_response(error.code, f"{field}: {text}" if field else text, field)
         return error_response(error.code or 500, error.description or error.name)
 

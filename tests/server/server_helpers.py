@@ -12,15 +12,17 @@ T0 = 1_800_000_000_000  # a fixed server time (epoch ms) for tests
 
 
 def make_app(backend, tmp_path, request, **extra):
-    config = {"TESTING": True, "SECRET_KEY": "test", "ORGANISER_PASSWORD": "letmein", **extra}
+    """The app on `backend` ("sqlite": a file in tmp_path; "postgres": the session's schema);
+    `extra` overrides the configuration."""
+    config = {"TESTING": True, "SECRET_KEY": "test", "ORGANISER_PASSWORD": "letmein"}
     if backend == "sqlite":
-        config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path}/test.sqlite3"
     else:
         url, schema = request.getfixturevalue("pg_url")
         config["SQLALCHEMY_DATABASE_URI"] = url
         config["SQLALCHEMY_ENGINE_OPTIONS"] = {
             "connect_args": {"options": f"-csearch_path={schema}"}}
-    return create_app(config)
+    return create_app({**config, **extra})
 
 
 def add_event(app, ruleset="wotf", level="competitive", players=("Ada Brook", "Ben Carter"),

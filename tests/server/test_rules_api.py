@@ -1,0 +1,82 @@
+"""Rules API: ruleset list and files with ETags, and the evaluate endpoint, which answers
+every case file exactly as the CLI does."""
+
+import json
+
+import pytest
+
+import shared_rules
+from shared_rules.__main__ import main as cli
+from shared_rules.cases import load_case_files
+
+ROOT_CASES = sorted((shared_rules.ruleset_path("wotf").parent.parent / "cases").glob("*.json"))
+CASES = load_case_files(ROOT_CASES)
+
+
+@pytest.fixture(scope="module")
+def client():
+    from server_helpers import make_app
+
+    # rules endpoints never touch the database: one app on an in-memory SQLite serves all
+    app = make_app("sqlite", None, None, SQLALCHEMY_DATABASE_URI="sqlite://")
+    return app.test_client()
+
+
+def test_the_ruleset_list_names_ids_titles_versions_levels_and_queries(client):
+    res = client.get("/api/rulesets")
+    assert res.status_code == 200
+    body = res.get_json()
+    assert [r["id"] for r in body] == ["dci-upg", "judicial-guidelines", "wotf", "yugioh"]
+    assert body == shared_rules.list_rulesets()
+    assert res.headers["Cache-Control"] == "no-cache" and res.headers["ETag"]
+
+
+def test_a_ruleset_is_served_as_its_file_and_revalidates_to_304(client):
+    res = client.get("/api/rulesets/wotf")
+    assert res.get_data() == shared_rules.ruleset_path("wotf").read_bytes()
+    assert res.headers["Cache-Control"] == "no-cache"
+    again = client.get("/api/rulesets/wotf", headers={"If-None-Match": res.headers["ETag"]})
+    assert again.status_code == 304
+    other = client.get("/api/rulesets/yugioh", headers={"If-None-Match": res.headers["ETag"]})
+    assert other.status_code == 200
+
+
+def test_an_unknown_ruleset_is_404(client):
+    res = client.get("/api/rulesets/chess")
+    assert res.status_code == 404
+    assert res.get_json() == {"error": {"code": "not_found", "message": "ruleset 'chess' not found"}}
+
+
+def test_engine_errors_are_400_with_the_engines_message_and_field(client):
+    res = client.post("/api/rulesets/dci-upg/evaluate",
+                      json={"query": "penalty", "event": {"level": "regular"},
+                            "facts": {"infraction": "juggling"}})
+    assert res.status_code == 400
+    error = res.get_json()["error"]
+    with pytest.raises(shared_rules.RuleError) as raised:
+        shared_rules.evaluate({"ruleset": "dci-upg", "query": "penalty", "event": {"level": "regular"},
+                               "facts": {"infraction": "juggling"}})
+    assert error == {"code": "bad_request", "message": str(raised.value), "field": raised.value.field}
+
+
+def test_a_body_without_query_is_400(client):
+    res = client.post("/api/rulesets/wotf/evaluate", json={"facts": {}})
+    assert res.status_code == 400
+    assert res.get_json()["error"]["field"] == "query"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.ruleset}:{c.id}" for c in CASES])
+def test_the_endpoint_answers_each_case_as_the_cli_does(client, case, tmp_path, capsys):
+    request = case.request
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    status = cli(["eval", "--request", str(path)])
+    out = capsys.readouterr()
+    res = client.post(f"/api/rulesets/{request['ruleset']}/evaluate",
+                      json={k: request[k] for k in ("query", "event", "facts")})
+    if status == 0:
+        assert res.status_code == 200
+        assert res.get_json() == json.loads(out.out)
+    else:
+        assert res.status_code == 400
+        assert res.get_json()["error"]["message"] in out.err
