@@ -234,6 +234,13 @@ def _lookup(args: Any, scope: Scope) -> Any:
     return None
 
 
+def _index(args: Any, scope: Scope) -> Any:
+    items, value = _values(args, scope, 2, "index")
+    if not isinstance(items, list):
+        raise RuleError(f"operator 'index' needs a list, got {items!r}", field="index")
+    return items.index(value) if value in items else None
+
+
 OPS: dict[str, Callable[[Any, Scope], Any]] = {
     "var": _var,
     "given": _given,
@@ -262,4 +269,5 @@ OPS: dict[str, Callable[[Any, Scope], Any]] = {
     "compare": _compare_players,
     "ladder": _ladder,
     "lookup": _lookup,
+    "index": _index,
 }
