@@ -1,0 +1,135 @@
+"""Organiser pages: login, events, join code and QR, round controls, players and tables,
+devices and roles, penalties with approval, exports."""
+
+import csv
+import html
+import io
+import re
+
+import pytest
+from server_helpers import T0, Phone
+
+from server.extensions import db
+from server.models import Device, Event
+
+
+@pytest.fixture
+def organiser(client):
+    client.post("/organiser/login", data={"password": "letmein"})
+    client.get("/organiser/")  # makes the session's form token
+    with client.session_transaction() as session:
+        token = session["csrf"]
+
+    def post(path, **data):
+        return client.post(path, data={"csrf": token, **data}, follow_redirects=True)
+
+    client.form = post
+    return client
+
+
+@pytest.fixture
+def event(app, organiser, now):
+    page = organiser.form("/organiser/events", name="Spring Open", ruleset_level="dci-upg|competitive",
+                          stage="swiss", games_per_match="3", round_minutes="50")
+    assert page.status_code == 200
+    with app.app_context():
+        ev = db.session.scalar(db.select(Event).where(Event.name == "Spring Open"))
+        return {"slug": ev.slug, "code": ev.join_code, "id": ev.id, "players": {}}
+
+
+def test_pages_need_the_password(client):
+    res = client.get("/organiser/")
+    assert res.status_code == 302 and "/organiser/login" in res.headers["Location"]
+    wrong = client.post("/organiser/login", data={"password": "nope"})
+    assert b"Wrong password." in wrong.data
+    assert client.get("/organiser/").status_code == 302
+
+
+def test_a_form_without_its_token_is_refused(organiser):
+    res = organiser.post("/organiser/events", data={"name": "X", "ruleset_level": "wotf|casual"})
+    assert res.status_code == 400
+
+
+def test_creating_an_event_shows_its_join_code_and_qr(app, organiser, event):
+    page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
+    assert event["code"] in page
+    assert "<svg" in page
+    assert f"#/join/{event['code']}" in page
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        assert (ev.ruleset, ev.level, ev.games_per_match, ev.round_minutes) == ("dci-upg", "competitive", 3, 50.0)
+
+
+def test_an_unknown_level_is_refused_with_the_allowed_ones(organiser):
+    page = organiser.form("/organiser/events", name="Bad", ruleset_level="dci-upg|casual")
+    assert "level 'casual' is not a level of dci-upg (allowed: regular, competitive, professional)" \
+        in html.unescape(page.get_data(as_text=True))
+
+
+def test_round_controls_drive_the_public_clock(organiser, event, now):
+    organiser.form(f"/organiser/events/{event['slug']}/round", action="start", round_minutes="40")
+    now.advance(60_000)
+    organiser.form(f"/organiser/events/{event['slug']}/round", action="pause")
+    now.advance(30_000)
+    page = organiser.form(f"/organiser/events/{event['slug']}/round", action="resume")
+    assert "Round 1: resume." in page.get_data(as_text=True)
+    rnd = organiser.get(f"/api/events/{event['slug']}/clock").get_json()["round"]
+    assert (rnd["state"], rnd["end_ms"]) == ("running", T0 + 40 * 60_000 + 30_000)
+    page = organiser.form(f"/organiser/events/{event['slug']}/round", action="start")
+    assert "round 1 has not ended" in page.get_data(as_text=True)
+
+
+def test_players_and_tables_import_from_csv(app, organiser, event, client):
+    page = organiser.form(f"/organiser/events/{event['slug']}/players",
+                          csv="name,id\nAda Brook,1001\nBen Carter,\nChloe Diaz,1003\nAda Brook,1001\n")
+    assert "3 players added." in page.get_data(as_text=True)
+    page = organiser.form(f"/organiser/events/{event['slug']}/pairings", round="1",
+                          csv="table,player_a,player_b\n1,Ada Brook,Ben Carter\n2,Chloe Diaz,\n")
+    assert "Round 1: 2 tables." in page.get_data(as_text=True)
+    bad = organiser.form(f"/organiser/events/{event['slug']}/pairings", round="1",
+                         csv="table,player_a,player_b\n1,Ada Brook,Zed\n")
+    assert "line 2: no player named 'Zed'" in html.unescape(bad.get_data(as_text=True))
+    phone = Phone(client, event)
+    detail = client.get(f"/api/events/{event['slug']}", headers=phone.headers).get_json()
+    ids = {p["name"]: p["id"] for p in detail["players"]}
+    assert detail["rounds"] == [{"number": 1, "tables": [
+        {"number": 1, "player_a": ids["Ada Brook"], "player_b": ids["Ben Carter"]},
+        {"number": 2, "player_a": ids["Chloe Diaz"], "player_b": None}]}]
+
+
+def test_the_organiser_sets_roles_and_revokes_devices(app, organiser, event, client):
+    phone = Phone(client, event)
+    organiser.form(f"/organiser/events/{event['slug']}/devices/{phone.id}", action="role", role="head_judge")
+    with app.app_context():
+        assert db.session.get(Device, phone.id).role == "head_judge"
+    organiser.form(f"/organiser/events/{event['slug']}/devices/{phone.id}", action="revoke")
+    assert client.get(f"/api/events/{event['slug']}", headers=phone.headers).status_code == 401
+
+
+def test_penalties_show_judge_and_approval_and_can_be_approved_and_exported(app, organiser, event, client):
+    organiser.form(f"/organiser/events/{event['slug']}/players", csv="name\nAda Brook\n")
+    phone = Phone(client, event, judge="Jo Judge")
+    detail = client.get(f"/api/events/{event['slug']}", headers=phone.headers).get_json()
+    ada = detail["players"][0]["id"]
+    needs_hj = phone.penalty(ada, infraction="usc_minor", penalty="game_loss", head_judge=True)
+    plain = phone.penalty("Walk-in Wally", infraction="slow_play", penalty="warning")
+    phone.sync([needs_hj, plain])
+    page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
+    assert "Jo Judge" in page and "pending" in page and "Walk-in Wally" in page
+    organiser.form(f"/organiser/events/{event['slug']}/penalties/{needs_hj['id']}/approval", approved="1")
+    pulled = phone.sync()["records"]
+    assert [(r["type"], r["payload"]["record"], r["payload"]["approved"]) for r in pulled] == \
+        [("approval", needs_hj["id"], True)]
+
+    rows = list(csv.DictReader(io.StringIO(
+        organiser.get(f"/organiser/events/{event['slug']}/penalties.csv").get_data(as_text=True))))
+    assert [(r["player_name"], r["penalty"], r["approval"], r["judge"]) for r in rows] == [
+        ("Ada Brook", "game_loss", "approved", "Jo Judge"), ("Walk-in Wally", "warning", "", "Jo Judge")]
+    data = organiser.get(f"/organiser/events/{event['slug']}/penalties.json").get_json()
+    assert data["event"]["slug"] == event["slug"]
+    assert [p["id"] for p in data["penalties"]] == [needs_hj["id"], plain["id"]]
+
+
+def test_the_event_list_links_every_event(organiser, event):
+    page = organiser.get("/organiser/").get_data(as_text=True)
+    assert re.search(rf'href="/organiser/events/{event["slug"]}">Spring Open<', page)
