@@ -1,6 +1,7 @@
 """Command line: ``python -m shared_rules list | eval | check``.
 
-- ``list``: rulesets with their levels, queries and infractions.
+- ``list``: rulesets with their levels, infractions and, per query, the facts it reads
+  (``*``: asked for when the situation needs it; defaults where the data assumes one).
 - ``eval [--request FILE]``: a request JSON (stdin by default) -> the answer JSON.
 - ``check FILE...``: run case files; one line per failure, then ``N passed, N failed``.
 
@@ -16,6 +17,7 @@ import sys
 from .cases import check_files
 from .engine import evaluate, list_rulesets, load_ruleset
 from .errors import RuleError
+from .introspect import facts_read
 
 
 def _list(_args) -> int:
@@ -24,7 +26,12 @@ def _list(_args) -> int:
         print(f"{summary['id']}: {summary['title']} (version: {summary['version']})")
         levels = ", ".join(level["id"] for level in summary["levels"]) or "none"
         print(f"  levels: {levels}")
-        print(f"  queries: {', '.join(summary['queries'])}")
+        for query in summary["queries"]:
+            facts = facts_read(summary["id"], query)
+            shown = [f"{name}{'*' if info['required'] or info['asked_when_needed'] else ''}"
+                     + (f" (default {' or '.join(info['defaults'])})" if info["defaults"] else "")
+                     for name, info in facts.items()]
+            print(f"  query {query}: facts {', '.join(shown) or 'none'}")
         for infraction in data.get("infractions", []):
             print(f"  infraction {infraction['id']}: {infraction.get('name', '')}")
     return 0

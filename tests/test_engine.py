@@ -188,3 +188,20 @@ def test_check_fails_on_an_unreadable_file(tmp_path):
     bad.write_text("{")
     done = run_cli("check", str(bad))
     assert done.returncode == 1 and "unreadable" in done.stdout
+
+
+def test_list_shows_which_facts_each_query_may_ask_for():
+    done = run_cli("list")
+    assert done.returncode == 0
+    line = next(x for x in done.stdout.splitlines() if x.startswith("  query time_call") and "game_wins" in x)
+    assert "current_game*" in line and "game_wins (default {'A': 0, 'B': 0})" in line
+
+
+def test_facts_read_comes_from_the_rule_data(toy):
+    from shared_rules.introspect import facts_read
+
+    assert facts_read("toy", "penalty") == {
+        "history": {"required": False, "asked_when_needed": False, "defaults": ["[]"]},
+        "infraction": {"required": True, "asked_when_needed": True, "defaults": []},
+        "minutes_late": {"required": False, "asked_when_needed": True, "defaults": []},
+    }
