@@ -1,0 +1,144 @@
+"""The app as a whole: configuration, OpenAPI document, error shape, migrations, the judge
+app's files, and the CLI."""
+
+import json
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask_migrate import upgrade
+from server_helpers import Phone, add_event
+
+from server import create_app
+from server.config import database_url
+from server.extensions import db
+
+
+@pytest.mark.parametrize(("given", "expected"), [
+    (None, "sqlite:////inst/judge.sqlite3"),
+    ("postgres://u:p@h/db", "postgresql+psycopg://u:p@h/db"),
+    ("postgresql://u@h/db", "postgresql+psycopg://u@h/db"),
+    ("postgresql+psycopg://u@h/db", "postgresql+psycopg://u@h/db"),
+])
+def test_database_url_comes_from_the_environment(monkeypatch, given, expected):
+    if given is None:
+        monkeypatch.delenv("DATABASE_URL", raising=False)
+    else:
+        monkeypatch.setenv("DATABASE_URL", given)
+    assert database_url("/inst") == expected
+
+
+def test_the_openapi_document_lists_the_api(sqlite_app):
+    spec = sqlite_app.test_client().get("/api/openapi.json").get_json()
+    assert {"/api/time", "/api/rulesets", "/api/rulesets/{ruleset_id}", "/api/rulesets/{ruleset_id}/evaluate",
+            "/api/events/{slug}/clock", "/api/join", "/api/events/{slug}", "/api/events/{slug}/sync"} \
+        <= set(spec["paths"])
+    assert "SyncIn" in spec["components"]["schemas"]
+
+
+def test_unknown_api_paths_and_methods_use_the_error_shape(sqlite_app):
+    client = sqlite_app.test_client()
+    assert client.get("/api/nothing").get_json()["error"]["code"] == "not_found"
+    res = client.delete("/api/time")
+    assert (res.status_code, res.get_json()["error"]["code"]) == (405, "method_not_allowed")
+    res = client.post("/api/join", data="{not json", content_type="application/json")
+    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_request")
+
+
+def test_a_body_over_the_size_limit_is_413(sqlite_app):
+    sqlite_app.config["MAX_CONTENT_LENGTH"] = 1000
+    res = sqlite_app.test_client().post("/api/join", json={"code": "x" * 2000})
+    assert res.status_code == 413
+    assert res.get_json()["error"]["code"] == "too_large"
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_migrations_build_the_schema_the_models_describe(tmp_path, request, backend):
+    from server_helpers import make_app
+
+    if backend == "postgres":
+        url, _ = request.getfixturevalue("pg_url")
+        schema = "jc_migrate_test"
+        engine = sa.create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE; CREATE SCHEMA "{schema}"'))
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SQLALCHEMY_ENGINE_OPTIONS": {
+            "connect_args": {"options": f"-csearch_path={schema}"}}})
+    else:
+        app = make_app("sqlite", tmp_path, request)
+    with app.app_context():
+        upgrade(directory=app.extensions["migrate"].directory)
+        with db.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
+        db.engine.dispose()
+    if backend == "postgres":
+        with engine.begin() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+    assert diff == []
+
+
+@pytest.fixture
+def dist(tmp_path):
+    folder = tmp_path / "dist"
+    (folder / "assets").mkdir(parents=True)
+    (folder / "index.html").write_text("<!doctype html><title>app</title>")
+    (folder / "sw.js").write_text("self.addEventListener('fetch', () => {});")
+    (folder / "assets" / "pyodide.asm.wasm").write_bytes(b"\0asm")
+    (folder / "assets" / "pyodide.mjs").write_text("export {};")
+    return folder
+
+
+def test_the_judge_app_is_served_at_the_root_with_the_right_types(sqlite_app, dist):
+    sqlite_app.config["PWA_DIST"] = str(dist)
+    client = sqlite_app.test_client()
+
+    def fetch(path):
+        with client.get(path) as res:  # closes the file the response streams
+            return res.status_code, res.mimetype, res.headers.get("Cache-Control"), res.get_data()
+
+    assert fetch("/") == (200, "text/html", "no-cache", b"<!doctype html><title>app</title>")
+    assert fetch("/sw.js")[:3] == (200, "text/javascript", "no-cache")
+    assert fetch("/assets/pyodide.asm.wasm")[:2] == (200, "application/wasm")
+    assert fetch("/assets/pyodide.mjs")[:2] == (200, "text/javascript")
+    assert fetch("/missing.js")[0] == 404
+    assert fetch("/../server/__init__.py")[0] == 404
+
+
+def test_without_a_build_the_root_says_so(sqlite_app, tmp_path):
+    sqlite_app.config["PWA_DIST"] = str(tmp_path / "none")
+    res = sqlite_app.test_client().get("/")
+    assert b"not built" in res.data
+
+
+def test_demo_loads_one_event_per_ruleset_once_and_prints_join_codes(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/demo.sqlite3")
+    monkeypatch.delenv("ORGANISER_PASSWORD", raising=False)
+    app = create_app({"TESTING": True})
+    app.instance_path = str(tmp_path)  # keep the password file out of the project
+    out = app.test_cli_runner().invoke(args=["demo"]).output
+    assert out.count("join code ") == 4
+    password = out.rsplit("password: ", 1)[1].strip()
+    assert (tmp_path / "organiser_password").read_text().strip() == password
+    again = app.test_cli_runner().invoke(args=["demo"]).output
+    codes = sorted(line.split("join code ")[1].split()[0] for line in out.splitlines() if "join code" in line)
+    assert codes == sorted(line.split("join code ")[1].split()[0] for line in again.splitlines()
+                           if "join code" in line)
+    with app.app_context():
+        assert db.session.execute(sa.text("select count(*) from events")).scalar() == 4
+        assert db.session.execute(sa.text("select count(*) from pairings")).scalar() == 16
+        db.engine.dispose()
+
+
+def test_export_prints_an_events_penalties(sqlite_app):
+    event = add_event(sqlite_app)
+    phone = Phone(sqlite_app.test_client(), event, judge="Jo Judge")
+    rec = phone.penalty("Ada Brook", infraction="slow_play", penalty="warning")
+    phone.sync([rec])
+    runner = sqlite_app.test_cli_runner()
+    data = json.loads(runner.invoke(args=["export", event["slug"]]).output)
+    assert [(p["id"], p["player_name"], p["penalty"], p["judge"]) for p in data["penalties"]] == \
+        [(rec["id"], "Ada Brook", "warning", "Jo Judge")]
+    text = runner.invoke(args=["export", event["slug"], "--format", "csv"]).output
+    assert text.splitlines()[1].startswith(f"1,{rec['id']},1,1,Ada Brook,Ada Brook,slow_play,warning,")
