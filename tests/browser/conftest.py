@@ -5,6 +5,7 @@ phone-size screenshots into test-artifacts/."""
 import contextlib
 import functools
 import http.server
+import logging
 import os
 import shutil
 import socket
@@ -149,6 +150,8 @@ def flask_server(dist, tmp_path_factory):
     to make an event and run its rounds."""
     server_pkg = pytest.importorskip("server")
     from werkzeug.serving import make_server
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
     from server.extensions import db
 

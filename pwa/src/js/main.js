@@ -87,5 +87,9 @@ async function boot() {
   if (publicPage) startEngine();
 }
 
-window.judgeApp = { app, openSession, syncNow, route };
+// For tests and integrations: the app state, and this event's records as stored on the device.
+window.judgeApp = {
+  app, openSession, syncNow, route,
+  records: () => (app.session ? store.eventRecords(app.session.event.slug) : Promise.resolve([])),
+};
 boot();

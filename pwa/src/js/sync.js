@@ -80,7 +80,8 @@ async function run() {
       });
       await store.applySync(reply.results || [], reply.records || []);
       await store.set(cursorKey, reply.cursor);
-      if (batch.length < BATCH) break;
+      const more = batch.length === BATCH || ((reply.records || []).length > 0 && reply.cursor !== cursor);
+      if (!more) break;
     }
     failures = 0;
     syncState.error = null;

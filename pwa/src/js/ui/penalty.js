@@ -115,14 +115,15 @@ export async function render(main, [infractionArg]) {
       answer.notes.map((n) => h("p", { class: "muted" }, n)),
       h("p", { class: "source" }, "Source: ", answer.sources.join("; ")),
       h("button", { type: "button", id: "pen-record", class: "wide", onclick: async (ev) => {
-        ev.currentTarget.disabled = true;
+        const btn = ev.currentTarget;
+        btn.disabled = true;
         const e = app.session.event;
         const payload = { player: /^\d+$/.test(player) ? Number(player) : player, table, round: app.clock?.round?.number ?? null,
                           infraction: inf.id, penalty: answer.penalty, base_penalty: answer.base_penalty,
                           upgraded: answer.upgraded, head_judge: answer.head_judge, ruleset: e.ruleset,
                           level: e.level ?? null, stage: e.stage || "swiss" };
         await addRecord("penalty", payload);
-        ev.currentTarget.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
+        btn.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
           app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."));
       } }, "Record this penalty"));
   }

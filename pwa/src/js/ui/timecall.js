@@ -50,9 +50,10 @@ export async function render(main) {
       const done = h("div", { class: "card", id: "tc-result" },
         h("p", { class: "big-penalty", "data-match": answer.match }, answer.match === "draw" ? RESULT_TEXT.draw : `${names[answer.match]} ${RESULT_TEXT[answer.match]}`),
         t ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
-          ev.currentTarget.disabled = true;
+          const btn = ev.currentTarget;
+        btn.disabled = true;
           await addRecord("time_call", { table: t, round: app.clock?.round?.number ?? 1, facts, answer, result: answer.match });
-          ev.currentTarget.replaceWith(h("p", { class: "ok-text", role: "status" }, "Recorded on this phone."));
+          btn.replaceWith(h("p", { class: "ok-text", role: "status" }, "Recorded on this phone."));
         } }, `Record the result for table ${t}`) : h("p", { class: "muted" }, "Pick a table to record this result."));
       steps.append(done);
       done.querySelector("button")?.focus();

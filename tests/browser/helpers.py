@@ -1,0 +1,36 @@
+"""Steps a judge takes in the app, shared by the browser tests."""
+
+from .conftest import wait_python
+
+
+def join(page, server, event, judge):
+    """Open the app on `server`, join `event` as `judge` and wait for the clock screen and
+    Python."""
+    page.goto(server.url + "/#/join")
+    page.fill("#join-code", event["code"])
+    page.fill("#judge-name", judge)
+    page.click("#join-btn")
+    page.wait_for_selector("main[data-screen=clock]")
+    wait_python(page)
+
+
+def wait_synced(page, timeout_ms=20_000):
+    """Wait until the outbox is empty and a sync has succeeded."""
+    page.wait_for_function(
+        """() => document.querySelector('#sync').dataset.waiting === '0'
+              && /synced/.test(document.querySelector('#sync').textContent)""", timeout=timeout_ms)
+
+
+def look_up_penalty(page, search, infraction, player_id):
+    """Search, pick `infraction`, pick the player and show the decision card."""
+    page.goto(page.url.split("#")[0] + "#/penalty")
+    page.fill("#pen-search", search)
+    page.click(f"[data-infraction={infraction}]")
+    page.select_option("#pen-player", str(player_id))
+    page.click("#pen-decide")
+    page.wait_for_selector("#pen-card")
+    return {
+        "penalty": page.get_attribute("#pen-penalty", "data-penalty"),
+        "upgraded": page.locator("#pen-upgraded").count() == 1,
+        "history": page.text_content("#pen-history"),
+    }

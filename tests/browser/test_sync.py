@@ -1,0 +1,77 @@
+"""Two judges on one event: a penalty recorded offline survives a reload, reaches the
+server when the network returns, both phones end with the same history, and the second
+judge's look-up for that player is upgraded."""
+
+import json
+
+from .conftest import shoot, wait_controlled
+from .helpers import join, look_up_penalty, wait_synced
+
+
+def record_ids(page):
+    return sorted(r["id"] for r in page.evaluate("() => window.judgeApp.records()"))
+
+
+def test_offline_penalty_reaches_the_other_judge_and_upgrades_the_look_up(browser, flask_server):
+    from .conftest import PHONE
+
+    event = flask_server.make_event("dci-upg", "competitive")
+    flask_server.start_round(event["slug"])
+    player = event["players"][0]
+    alice_ctx = browser.new_context(viewport=PHONE)
+    bob_ctx = browser.new_context(viewport=PHONE)
+    try:
+        alice = alice_ctx.new_page()
+        join(alice, flask_server, event, "Alice")
+        wait_controlled(alice)
+        wait_synced(alice)
+
+        alice_ctx.set_offline(True)
+        first = look_up_penalty(alice, "slow", "slow_play", player["id"])
+        assert json.loads(first["penalty"]) == "warning"
+        assert not first["upgraded"]
+        shoot(alice, "penalty-card")
+        alice.click("#pen-record")
+        alice.wait_for_selector("#pen-recorded")
+        assert alice.get_attribute("#sync", "data-waiting") == "1"
+
+        alice.reload()
+        alice.wait_for_selector("main[data-screen=penalty]")
+        alice.wait_for_function("() => document.querySelector('#sync').dataset.waiting === '1'")
+        mine = alice.evaluate("() => window.judgeApp.records()")
+        assert [(r["type"], r["payload"]["infraction"], r["sync"]) for r in mine] == [
+            ("penalty", "slow_play", "pending")]
+        assert flask_server.records(event["slug"]) == []
+
+        alice_ctx.set_offline(False)
+        alice.evaluate("() => window.dispatchEvent(new Event('online'))")
+        wait_synced(alice)
+        on_server = flask_server.records(event["slug"])
+        assert [(r["id"], r["type"], r["judge"], r["payload"]["player"], r["payload"]["penalty"])
+                for r in on_server] == [(mine[0]["id"], "penalty", "Alice", player["id"], "warning")]
+
+        bob = bob_ctx.new_page()
+        join(bob, flask_server, event, "Bob")
+        wait_synced(bob)
+        bob.goto(flask_server.url + f"/#/history/{player['id']}")
+        bob.wait_for_selector("#history-records li")
+        assert "Alice" in bob.text_content("#history-records")
+        assert "As of" in bob.text_content("#history-list")
+        shoot(bob, "history")
+
+        second = look_up_penalty(bob, "slow play", "slow_play", player["id"])
+        assert json.loads(second["penalty"]) == "game_loss"
+        assert second["upgraded"]
+        assert second["history"].startswith("1 earlier penalty; history as of")
+        bob.click("#pen-record")
+        bob.wait_for_selector("#pen-recorded")
+        wait_synced(bob)
+
+        alice.evaluate("() => window.judgeApp.syncNow()")
+        wait_synced(alice)
+        assert record_ids(alice) == record_ids(bob) == sorted(
+            r["id"] for r in flask_server.records(event["slug"]))
+        assert len(record_ids(alice)) == 2
+    finally:
+        alice_ctx.close()
+        bob_ctx.close()
