@@ -1,0 +1,58 @@
+"""Clock: with the phone's clock set wrong by minutes, the time left on screen matches the
+server's within half a second; it keeps running from the kept end time after a reload."""
+
+import time
+
+import pytest
+
+from .conftest import PHONE, shoot
+from .helpers import join
+
+SHIFT_SCRIPT = """(() => {
+  const shift = %d;
+  const RealDate = Date;
+  class ShiftedDate extends RealDate {
+    constructor(...args) { if (args.length === 0) super(RealDate.now() + shift); else super(...args); }
+    static now() { return RealDate.now() + shift; }
+  }
+  globalThis.Date = ShiftedDate;
+})();"""
+
+
+def shown_vs_server(page, end_ms):
+    """(time left the page shows in ms, the server's time left in ms at the same moment)."""
+    before = time.time() * 1000
+    shown = int(page.get_attribute("#round-left", "data-remaining-ms"))
+    after = time.time() * 1000
+    return shown, end_ms - (before + after) / 2
+
+
+@pytest.mark.parametrize("shift_minutes", [7, -4])
+def test_time_left_matches_the_server_with_the_phone_clock_wrong(browser, flask_server,
+                                                                   shift_minutes):
+    event = flask_server.make_event("dci-upg", "competitive", round_minutes=50)
+    clock = flask_server.start_round(event["slug"])
+    end_ms = clock["round"]["end_ms"]
+    ctx = browser.new_context(viewport=PHONE)
+    ctx.add_init_script(SHIFT_SCRIPT % (shift_minutes * 60_000))
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Carol")
+        page.wait_for_function("() => /Round 1/.test(document.querySelector('#round-label')?.textContent)")
+        wrong = page.evaluate("() => Date.now()") - time.time() * 1000
+        assert abs(wrong - shift_minutes * 60_000) < 2000, "the phone clock really is wrong"
+        for _ in range(3):
+            shown, truth = shown_vs_server(page, end_ms)
+            assert abs(shown - truth) < 500, (shown, truth)
+            assert 49 * 60_000 < shown <= 50 * 60_000
+            page.wait_for_timeout(300)
+        text = page.text_content("#round-left")
+        assert text in {f"{m}:{s:02d}" for m in (49, 50) for s in range(60)}
+        shoot(page, "clock")
+
+        page.reload()
+        page.wait_for_function("() => /Round 1/.test(document.querySelector('#round-label')?.textContent)")
+        shown, truth = shown_vs_server(page, end_ms)
+        assert abs(shown - truth) < 500, (shown, truth)
+    finally:
+        ctx.close()
