@@ -23,6 +23,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.instance_path)
     if config:
         app.config.update(config)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # a pre-ping per request buys nothing on a local file
+        options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
+        options.pop("pool_pre_ping", None)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     _organiser_password_from_instance(app)
     if app.config["TRUST_PROXY"]:
         hops = app.config["TRUST_PROXY"]

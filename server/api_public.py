@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from . import rules, timeutil
 from .auth import check_join_rate, hash_token, new_token
-from .clock import clock_state, event_summary
+from .clock import cached_clock_state, event_summary
 from .errors import ApiError
 from .events import get_event
 from .extensions import db
@@ -70,10 +70,10 @@ def evaluate(body, ruleset_id):
 def clock(slug):
     """The event's clock: `{"server_ms", "event", "round", "tables"}` (see clock.clock_state).
     The ETag covers everything but `server_ms`; Cache-Control allows a few seconds."""
-    state = clock_state(get_event(slug))
+    state, etag = cached_clock_state(get_event(slug))
     body = json.dumps({"server_ms": timeutil.now_ms(), **state}).encode()
     max_age = current_app.config["CLOCK_MAX_AGE"]
-    return cached_json(body, etag_of(state), f"public, max-age={max_age}")
+    return cached_json(body, etag, f"public, max-age={max_age}")
 
 
 @bp.post("/join")

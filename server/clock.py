@@ -8,11 +8,20 @@ of its non-voided `time_extension` records for that round.
 
 from collections import defaultdict
 
+from flask import current_app
+
 from . import timeutil
 from .errors import ApiError
 from .extensions import db
+from .http_cache import etag_of
 from .models import Event, Pause, Record, Round
 from .records import effective
+
+
+def bump(event: Event) -> None:
+    """Mark the event's clock as changed (call before the commit of any change to its
+    rounds, pauses, tables or stage); records bump `last_seq` themselves."""
+    event.clock_version = Event.clock_version + 1
 
 
 def current_round(event: Event) -> Round | None:
@@ -53,6 +62,7 @@ def start_round(event: Event, round_minutes: float | None = None, untimed: bool 
     rnd = Round(event_id=event.id, number=(last.number + 1) if last else 1, stage=event.stage,
                 round_minutes=minutes, started_ms=timeutil.now_ms())
     db.session.add(rnd)
+    bump(event)
     db.session.commit()
     return rnd
 
@@ -70,6 +80,7 @@ def pause_round(event: Event) -> Round:
     if round_state(rnd) == "paused":
         raise ApiError.conflict(f"round {rnd.number} is already paused")
     rnd.pauses.append(Pause(start_ms=timeutil.now_ms()))
+    bump(event)
     db.session.commit()
     return rnd
 
@@ -80,6 +91,7 @@ def resume_round(event: Event) -> Round:
     if round_state(rnd) != "paused":
         raise ApiError.conflict(f"round {rnd.number} is not paused")
     rnd.pauses[-1].end_ms = timeutil.now_ms()
+    bump(event)
     db.session.commit()
     return rnd
 
@@ -91,6 +103,7 @@ def end_round(event: Event) -> Round:
     if round_state(rnd) == "paused":
         rnd.pauses[-1].end_ms = now
     rnd.ended_ms = now
+    bump(event)
     db.session.commit()
     return rnd
 
@@ -141,3 +154,15 @@ def clock_state(event: Event) -> dict:
             "number": number, "extension_minutes": extra,
             "end_ms": None if end is None else end + round(extra * 60_000)})
     return state
+
+
+def cached_clock_state(event: Event) -> tuple[dict, str]:
+    """(clock_state(event), its ETag), kept per process until the event's `last_seq` or
+    `clock_version` moves, so a poll by many players costs one small query."""
+    cache = current_app.extensions.setdefault("clock_cache", {})
+    key = (event.last_seq, event.clock_version)
+    hit = cache.get(event.id)
+    if hit is None or hit[0] != key:
+        state = clock_state(event)
+        hit = cache[event.id] = (key, state, etag_of(state))
+    return hit[1], hit[2]

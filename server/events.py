@@ -6,7 +6,7 @@ import io
 
 from . import timeutil
 from .auth import new_join_code, new_slug
-from .clock import event_summary
+from .clock import bump, event_summary
 from .errors import ApiError
 from .extensions import db
 from .models import ROLES, Device, Event, Pairing, Player, Record
@@ -109,6 +109,7 @@ def import_pairings(event: Event, round_number: int, text: str) -> int:
         event.pairings.remove(old)
     db.session.flush()
     event.pairings.extend(tables)
+    bump(event)
     db.session.commit()
     return len(tables)
 

@@ -29,6 +29,8 @@ class Event(db.Model):
     game: Mapped[str | None] = mapped_column(String(64))
     # the highest record sequence number handed out in this event (see sync.assign_seq)
     last_seq: Mapped[int] = mapped_column(BigInteger, default=0)
+    # bumped by every change to rounds, pauses, tables or stage (see clock.bump)
+    clock_version: Mapped[int] = mapped_column(default=0, server_default="0")
     created_ms: Mapped[int] = mapped_column(BigInteger)
 
     players: Mapped[list["Player"]] = relationship(

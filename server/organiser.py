@@ -11,7 +11,7 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 
 from . import timeutil
 from .auth import check_organiser_password, csrf_token, organiser_password, organiser_required
-from .clock import clock_state, end_round, pause_round, resume_round, start_round
+from .clock import bump, clock_state, end_round, pause_round, resume_round, start_round
 from .errors import ApiError
 from .events import (
     create_event,
@@ -144,6 +144,7 @@ def set_stage(slug):
     if stage not in STAGES:
         raise ApiError.bad_request("stage must be swiss or elimination")
     event.stage = stage
+    bump(event)
     db.session.commit()
     return f"Stage: {stage}."
 

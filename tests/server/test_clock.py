@@ -4,6 +4,7 @@ import pytest
 from server_helpers import T0, Phone, add_event
 
 from server import clock as clocks
+from server.events import import_pairings
 from server.extensions import db
 from server.models import Event
 
@@ -109,6 +110,19 @@ def test_the_clock_is_cacheable_and_revalidates_to_304(app, client, event, now):
     act(app, event, "pause")
     changed = get_clock(client, event, **{"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_a_new_extension_or_table_list_shows_on_the_next_poll(app, client, event, now):
+    act(app, event, "start")
+    assert get_clock(client, event).get_json()["tables"] == []
+    phone = Phone(client, event)
+    phone.sync([phone.record("time_extension", {"table": 2, "round": 1, "minutes": 4, "reason": "ruling"})])
+    assert get_clock(client, event).get_json()["tables"] == [
+        {"number": 2, "extension_minutes": 4.0, "end_ms": T0 + 54 * MIN}]
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        import_pairings(ev, 1, "table,player_a,player_b\n1,Ada Brook,Ben Carter\n")
+    assert [t["number"] for t in get_clock(client, event).get_json()["tables"]] == [1, 2]
 
 
 def test_time_is_epoch_ms_and_never_cached(client, now):
