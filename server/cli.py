@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 from flask import Flask, current_app
 from flask_migrate import upgrade
+from werkzeug.serving import run_simple
 
 from .events import create_event, export_json, get_event, import_pairings, import_players, penalties_csv
 from .extensions import db
@@ -31,6 +32,8 @@ def demo_events() -> list[Event]:
             levels = [lvl["id"] for lvl in info["levels"]]
             event = create_event(DEMO_PREFIX + (info["title"] or info["id"]), info["id"],
                                  level=levels[-1] if levels else None)
+            if event.round_minutes is None:  # the ruleset states no length: the demo organiser picks 50
+                event.round_minutes = 50
             import_players(event, "name\n" + "\n".join(DEMO_PLAYERS) + "\n")
             pairs = [(DEMO_PLAYERS[i], DEMO_PLAYERS[i + 4]) for i in range(4)]
             import_pairings(event, 1, "table,player_a,player_b\n"
@@ -65,7 +68,8 @@ def register_commands(app: Flask) -> None:
                        f"{base}/#/event/{event.slug}   organiser {base}/organiser/events/{event.slug}")
         click.echo(f"Organiser pages: {base}/organiser/  password: {password}")
         if serve:
-            app.run(host=host, port=port)
+            # app.run() refuses to block inside a flask command; serve with werkzeug directly
+            run_simple(host, port, app, threaded=True)
 
     @app.cli.command("export")
     @click.argument("slug")

@@ -51,14 +51,18 @@ def round_end_ms(rnd: Round) -> int | None:
 
 
 def start_round(event: Event, round_minutes: float | None = None, untimed: bool = False) -> Round:
-    """Start the next round (number = last + 1) now. Minutes default to the event's.
+    """Start the next round (number = last + 1) now. Minutes default to the event's;
+    `untimed` starts a round without an end (e.g. a top-cut round).
 
-    Raises ApiError 409 while another round is running or paused.
+    Raises ApiError 409 while another round is running or paused, 400 when neither the call
+    nor the event gives the round's length.
     """
     last = current_round(event)
     if last is not None and last.ended_ms is None:
         raise ApiError.conflict(f"round {last.number} has not ended")
     minutes = None if untimed else (round_minutes or event.round_minutes)
+    if minutes is None and not untimed:
+        raise ApiError.bad_request("give the round's minutes: this event has no round length", "round_minutes")
     rnd = Round(event_id=event.id, number=(last.number + 1) if last else 1, stage=event.stage,
                 round_minutes=minutes, started_ms=timeutil.now_ms())
     db.session.add(rnd)

@@ -11,7 +11,7 @@ from .errors import ApiError
 from .extensions import db
 from .models import ROLES, Device, Event, Pairing, Player, Record
 from .records import approval_state, effective
-from .rules import RuleError, levels, ruleset_ids
+from .rules import RuleError, levels, load_ruleset, ruleset_ids
 
 
 def get_event(slug: str) -> Event:
@@ -25,7 +25,8 @@ def get_event(slug: str) -> Event:
 def create_event(name: str, ruleset: str, level: str | None = None, stage: str = "swiss",
                  games_per_match: int | None = None, round_minutes: float | None = None,
                  game: str | None = None) -> Event:
-    """A new event with a fresh public slug and join code.
+    """A new event with a fresh public slug and join code. Games per match and round minutes
+    not given come from the ruleset's `defaults` (none where the ruleset states none).
 
     Raises RuleError (field `ruleset` or `level`) for a ruleset or level the engine does not
     know; `level` is required where the ruleset has levels and must be absent otherwise.
@@ -36,6 +37,9 @@ def create_event(name: str, ruleset: str, level: str | None = None, stage: str =
     if (level or None) not in (allowed or [None]):
         raise RuleError(f"level {level!r} is not a level of {ruleset}", field="level",
                         allowed=allowed)
+    defaults = load_ruleset(ruleset).get("defaults", {})
+    games_per_match = games_per_match or defaults.get("games_per_match")
+    round_minutes = round_minutes or defaults.get("round_minutes")
     event = Event(slug=new_slug(), join_code=new_join_code(), name=name, ruleset=ruleset,
                   level=level or None, stage=stage, games_per_match=games_per_match,
                   round_minutes=round_minutes, game=game or None, created_ms=timeutil.now_ms())

@@ -10,7 +10,7 @@ from functools import cache
 import shared_rules
 from shared_rules import RuleError
 
-__all__ = ["RuleError", "evaluate", "levels", "ruleset_file", "ruleset_ids", "rulesets"]
+__all__ = ["RuleError", "evaluate", "levels", "load_ruleset", "ruleset_file", "ruleset_ids", "rulesets"]
 
 
 @cache
@@ -36,6 +36,11 @@ def levels(ruleset_id: str) -> list[str]:
         if r["id"] == ruleset_id:
             return [lvl["id"] for lvl in r["levels"]]
     return []
+
+
+def load_ruleset(ruleset_id: str) -> dict:
+    """The parsed ruleset (do not mutate); raises RuleError for an unknown id."""
+    return shared_rules.load_ruleset(ruleset_id)
 
 
 def penalty_ids() -> frozenset[str]:

@@ -131,6 +131,23 @@ def test_demo_loads_one_event_per_ruleset_once_and_prints_join_codes(tmp_path, m
         db.engine.dispose()
 
 
+def test_demo_serve_runs_the_server_after_loading(tmp_path, monkeypatch):
+    import server.cli
+
+    served = []
+    monkeypatch.setattr(server.cli, "run_simple", lambda *args, **kw: served.append(args))
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/demo.sqlite3")
+    app = create_app({"TESTING": True, "ORGANISER_PASSWORD": "pw"})
+    result = app.test_cli_runner().invoke(args=["demo", "--serve", "--host", "0.0.0.0", "--port", "8123"])
+    assert "http://0.0.0.0:8123/organiser/  password: pw" in result.output
+    assert served == [("0.0.0.0", 8123, app)]
+    with app.app_context():
+        minutes = dict(db.session.execute(sa.text("select ruleset, round_minutes from events")).all())
+        db.engine.dispose()
+    # wotf states 50 minutes; where a ruleset states no length the demo organiser picks 50
+    assert minutes == {"dci-upg": 50, "judicial-guidelines": 50, "wotf": 50, "yugioh": 50}
+
+
 def test_export_prints_an_events_penalties(sqlite_app):
     event = add_event(sqlite_app)
     phone = Phone(sqlite_app.test_client(), event, judge="Jo Judge")

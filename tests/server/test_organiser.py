@@ -66,6 +66,24 @@ def test_an_unknown_level_is_refused_with_the_allowed_ones(organiser):
         in html.unescape(page.get_data(as_text=True))
 
 
+@pytest.mark.parametrize(("ruleset_level", "games", "minutes"), [
+    ("wotf|casual", 1, 50.0),  # wotf states best of one and 50-minute rounds
+    ("yugioh|tier2", 3, None),  # yugioh states best of three, no round length
+    ("judicial-guidelines|", None, None),  # states neither
+])
+def test_an_event_takes_the_rulesets_stated_defaults(app, organiser, ruleset_level, games, minutes):
+    organiser.form("/organiser/events", name="Defaults", ruleset_level=ruleset_level)
+    with app.app_context():
+        ev = db.session.scalar(db.select(Event).where(Event.name == "Defaults"))
+        assert (ev.games_per_match, ev.round_minutes) == (games, minutes)
+        slug = ev.slug
+    if minutes is None:
+        page = organiser.form(f"/organiser/events/{slug}/round", action="start")
+        assert "give the round&#39;s minutes" in page.get_data(as_text=True)
+        page = organiser.form(f"/organiser/events/{slug}/round", action="start", untimed="1")
+        assert "Round 1 started." in page.get_data(as_text=True)
+
+
 def test_round_controls_drive_the_public_clock(organiser, event, now):
     organiser.form(f"/organiser/events/{event['slug']}/round", action="start", round_minutes="40")
     now.advance(60_000)
