@@ -174,6 +174,7 @@ async function build() {
       id: data.id, title: data.title, version: data.document?.version ?? null,
       levels: (data.levels ?? []).map((l) => ({ id: l.id, name: l.name })),
       defaults: data.defaults ?? {},
+      queries: Object.keys(data.queries ?? {}),
     });
   }
   fs.writeFileSync(path.join(rulesDir, "index.json"), JSON.stringify(index));

@@ -133,13 +133,16 @@ def wait_controlled(page, timeout_ms: int = PY_READY_MS):
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=timeout_ms)
 
 
-def shoot(page, name: str, sizes=(PHONE, SMALL_PHONE)):
-    """Save full-page screenshots of `page` at each phone size into test-artifacts/."""
+def shoot(page, name: str, at: str | None = None, sizes=(PHONE, SMALL_PHONE)):
+    """Save what a phone shows of `page` (scrolled to the element `at`, if given) at each
+    phone size into test-artifacts/<name>-<width>.png."""
     ARTIFACTS.mkdir(exist_ok=True)
     original = page.viewport_size
     for size in sizes:
         page.set_viewport_size(size)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}.png"), full_page=True)
+        if at:
+            page.eval_on_selector(at, "el => el.scrollIntoView({block: 'center'})")
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}.png"))
     page.set_viewport_size(original)
 
 

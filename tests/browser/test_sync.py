@@ -30,7 +30,7 @@ def test_offline_penalty_reaches_the_other_judge_and_upgrades_the_look_up(browse
         first = look_up_penalty(alice, "slow", "slow_play", player["id"])
         assert json.loads(first["penalty"]) == "warning"
         assert not first["upgraded"]
-        shoot(alice, "penalty-card")
+        shoot(alice, "penalty-card", at="#pen-card")
         alice.click("#pen-record")
         alice.wait_for_selector("#pen-recorded")
         assert alice.get_attribute("#sync", "data-waiting") == "1"
@@ -57,7 +57,7 @@ def test_offline_penalty_reaches_the_other_judge_and_upgrades_the_look_up(browse
         bob.wait_for_selector("#history-records li")
         assert "Alice" in bob.text_content("#history-records")
         assert "As of" in bob.text_content("#history-list")
-        shoot(bob, "history")
+        shoot(bob, "history", at="#history-list")
 
         second = look_up_penalty(bob, "slow play", "slow_play", player["id"])
         assert json.loads(second["penalty"]) == "game_loss"

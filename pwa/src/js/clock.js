@@ -40,5 +40,5 @@ export function formatLeft(ms) {
 
 /** Local time of day "HH:MM" for an epoch ms value shown to the judge. */
 export function timeOfDay(ms) {
-  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 }

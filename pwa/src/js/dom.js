@@ -13,7 +13,13 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-function append(el, children) {
+/** Append children (nodes, strings, arrays; null and false are skipped). */
+export function append(el, ...children) {
+  appendList(el, children);
+  return el;
+}
+
+function appendList(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child == null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
@@ -23,7 +29,7 @@ function append(el, children) {
 /** Replace an element's content. */
 export function fill(el, ...children) {
   el.replaceChildren();
-  append(el, children);
+  appendList(el, children);
   return el;
 }
 

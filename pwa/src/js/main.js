@@ -20,13 +20,16 @@ function registerServiceWorker() {
   }
   // On a first visit the engine waits until the service worker controls the page, so the
   // runtime is downloaded once (by the precache) and the worker reads it from the cache.
-  if (navigator.serviceWorker.controller) startEngine();
+  const hadController = Boolean(navigator.serviceWorker.controller);
+  if (hadController) startEngine();
   else {
     navigator.serviceWorker.addEventListener("controllerchange", startEngine, { once: true });
     setTimeout(startEngine, 60000);
   }
   const wb = new Workbox("sw.js");
   wb.addEventListener("waiting", () => {
+    // Only a new version replacing the one running now is an update (not the first install).
+    if (!hadController) return;
     const banner = document.getElementById("update");
     banner.hidden = false;
     document.getElementById("update-btn").onclick = () => {
@@ -44,6 +47,7 @@ export async function openSession(session) {
   else app.session = null;
   app.detail = null;
   app.clock = null;
+  renderStatus();
   if (!app.session) return;
   const slug = app.session.event.slug;
   await useRuleset(app.session.event.ruleset);
@@ -55,6 +59,7 @@ export async function openSession(session) {
     startSync(app.session);
     refreshDetail();
   }
+  renderStatus();
 }
 
 /** Re-read the event's players and pairings (device token). */

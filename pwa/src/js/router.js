@@ -30,6 +30,8 @@ export async function render() {
   cleanup = null;
   const nav = document.getElementById("nav");
   nav.hidden = screen === "event" || !app.session;
+  const queries = Object.keys(app.ruleset?.queries || {});
+  nav.querySelector("[data-screen=time]").hidden = !queries.includes("time_call");
   for (const a of nav.querySelectorAll("a")) {
     if (a.dataset.screen === screen) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");

@@ -1,6 +1,6 @@
 // Clock: the round's time left (big), each table's end time with its extensions, adding a
 // time extension worked out by the engine, and alerts at minutes the judge picks.
-import { h, fill } from "../dom.js";
+import { append, h, fill } from "../dom.js";
 import { app, addRecord, currentTables, eventRecords, playerName, request } from "../state.js";
 import { formatLeft, roundLeft, tableLeft, timeOfDay } from "../clock.js";
 import { serverNow } from "../servertime.js";
@@ -18,6 +18,7 @@ const REASONS = [
 const ALERT_CHOICES = [15, 10, 5, 1, 0];
 
 export async function render(main) {
+  const queries = Object.keys(app.ruleset?.queries || {});
   const timeEl = h("div", { class: "time", id: "round-left", role: "timer", "aria-live": "off" }, "–:––");
   const labelEl = h("div", { class: "label", id: "round-label" }, "No round running");
   const endsEl = h("p", { class: "muted", id: "round-ends" });
@@ -27,9 +28,10 @@ export async function render(main) {
   let alerts = (await store.get("alerts")) ?? [5, 0];
   let fired = new Set();
   let extensions = new Map(); // table -> local minutes not yet in the server's clock
+  const tableMinutes = new Map(); // table -> all its extension minutes, as last drawn
 
   const alertButtons = ALERT_CHOICES.map((m) => h("button", {
-    type: "button", class: "secondary", "aria-pressed": String(alerts.includes(m)),
+    type: "button", id: `alert-${m}`, class: "secondary", "aria-pressed": String(alerts.includes(m)),
     onclick: async (ev) => {
       alerts = alerts.includes(m) ? alerts.filter((x) => x !== m) : [...alerts, m];
       ev.currentTarget.setAttribute("aria-pressed", String(alerts.includes(m)));
@@ -54,26 +56,32 @@ export async function render(main) {
     const pairing = new Map(currentTables().map((t) => [t.number, t]));
     return [...numbers].sort((a, b) => a - b).map((n) => {
       const minutes = (server.get(n)?.extension_minutes || 0) + (extensions.get(n) || 0);
-      const ms = tableLeft(left, minutes);
+      tableMinutes.set(n, minutes);
       const p = pairing.get(n);
-      return h("tr", { "data-table": n },
-        h("th", { scope: "row" }, `Table ${n}`),
-        h("td", {}, p ? `${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
-        h("td", { class: "ext" }, minutes ? `+${minutes} min` : "—"),
-        h("td", { class: "left" }, ms == null ? "" : left.end_ms ? `${formatLeft(ms)} (${timeOfDay(left.end_ms + minutes * 60000)})` : formatLeft(ms)),
-        h("td", {}, h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
-                                   onclick: () => showExtension(n) }, "+ Time")));
+      return h("li", { "data-table": n },
+        h("div", { class: "info" },
+          h("div", {}, h("strong", {}, `Table ${n}`), p ? ` · ${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
+          h("div", { class: "when" },
+            h("span", { class: "ext" }, minutes ? `+${minutes} min` : "no extension"), " · ",
+            h("span", { class: "left" }, tableText(left, minutes)))),
+        h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
+                      onclick: () => showExtension(n) }, "+ Time"));
     });
+  }
+
+  function tableText(left, minutes) {
+    const ms = tableLeft(left, minutes);
+    if (ms == null) return "";
+    if (left.state === "ended") return "round ended";
+    return left.end_ms ? `${formatLeft(ms)} left, ends ${timeOfDay(left.end_ms + minutes * 60000)}` : `${formatLeft(ms)} left`;
   }
 
   function drawTables() {
     const left = roundLeft(app.clock?.round, serverNow());
     const rows = tableRows(left);
-    fill(tablesEl, rows.length ? h("table", { class: "tables" },
-      h("caption", { class: "muted small" }, "Tables this round"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Table"), h("th", { scope: "col" }, "Players"),
-        h("th", { scope: "col" }, "Extra"), h("th", { scope: "col" }, "Left (ends)"), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Actions")))),
-      h("tbody", {}, rows)) : h("p", { class: "muted" }, "No tables known for this round."),
+    fill(tablesEl, h("h2", { id: "tables-h" }, "Tables this round"),
+      rows.length ? h("ul", { class: "table-list", "aria-labelledby": "tables-h" }, rows)
+        : h("p", { class: "muted" }, "No tables known for this round."),
     h("button", { type: "button", class: "secondary", onclick: () => showExtension(null) }, "Add time to another table"));
   }
 
@@ -88,6 +96,10 @@ export async function render(main) {
       const facts = { [fact]: Number(minutes.value) };
       if (app.session.event.round_minutes) facts.round_minutes = app.session.event.round_minutes;
       fill(out, h("p", {}, "Asking the engine…"));
+      if (!queries.includes("extension")) {
+        fill(out, manual("This policy gives no rule for time extensions: the head judge decides."));
+        return;
+      }
       try {
         const answer = await evaluate(request("extension", facts));
         const add = answer.extension_minutes;
@@ -96,16 +108,28 @@ export async function render(main) {
           h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
           answer.notes.map((n) => h("p", { class: "muted" }, n)),
           h("p", { class: "source" }, answer.sources.join("; ")),
-          add > 0 ? h("button", { type: "button", id: "ext-add", onclick: async () => {
-            const t = Number(tableIn.value);
-            if (!t) { tableIn.focus(); return; }
-            await addRecord("time_extension", { table: t, round: app.clock?.round?.number ?? 1, minutes: add, reason: reason.value });
-            fill(extEl);
-            await redraw();
-          } }, `Add ${add} min to the table`) : null));
+          add > 0 ? h("button", { type: "button", id: "ext-add", onclick: () => addMinutes(add) },
+            `Add ${add} min to the table`) : null,
+          add == null ? manual("") : null));
       } catch (err) {
         fill(out, h("p", { class: "bad-text" }, err.message));
       }
+    }
+    async function addMinutes(add) {
+      const t = Number(tableIn.value);
+      if (!t) { tableIn.focus(); return; }
+      await addRecord("time_extension", { table: t, round: app.clock?.round?.number ?? 1, minutes: add, reason: reason.value });
+      fill(extEl);
+      await redraw();
+    }
+    // Where the policy states nothing, the head judge's decision is entered by hand.
+    function manual(text) {
+      const hj = h("input", { id: "ext-manual", type: "number", min: "0.5", step: "0.5", inputmode: "decimal" });
+      return h("div", {}, text ? h("p", {}, text) : null,
+        h("label", { for: "ext-manual" }, "Minutes the head judge gives"), hj,
+        h("button", { type: "button", id: "ext-manual-add", style: "margin-top:0.6rem", onclick: () => {
+          if (Number(hj.value) > 0) addMinutes(Number(hj.value));
+        } }, "Add these minutes"));
     }
     fill(extEl, h("form", { class: "card", onsubmit: work, "aria-labelledby": "ext-h" },
       h("h2", { id: "ext-h" }, "Time extension"),
@@ -133,6 +157,11 @@ export async function render(main) {
     const text = left.state === "ended" ? "0:00" : formatLeft(left.remaining_ms);
     if (text !== timeEl.textContent) timeEl.textContent = text;
     timeEl.classList.toggle("over", left.remaining_ms < 0);
+    for (const [n, minutes] of tableMinutes) {
+      const el = tablesEl.querySelector(`li[data-table="${n}"] .left`);
+      const t = tableText(left, minutes);
+      if (el && el.textContent !== t) el.textContent = t;
+    }
     labelEl.textContent = `Round ${round.number} · ${left.state === "running" ? "time left" : left.state === "paused" ? "paused" : "ended"}`;
     endsEl.textContent = left.end_ms ? `Ends at ${timeOfDay(left.end_ms)}` : "";
     const minute = Math.ceil(left.remaining_ms / 60000);
@@ -164,11 +193,11 @@ export async function render(main) {
     await redraw();
   } },
   h("label", { for: "local-minutes", class: "sr-only" }, "Round minutes"),
-  h("input", { id: "local-minutes", name: "minutes", type: "number", min: "1", value: app.session.event.round_minutes || 50 }),
+  h("input", { id: "local-minutes", name: "minutes", type: "number", min: "1", value: app.session.event.round_minutes ?? "" }),
   h("button", { type: "submit" }, "Start a round"),
   h("button", { type: "button", class: "secondary", onclick: async () => { await endLocalRound(); await redraw(); } }, "End round")) : null;
 
-  main.append(
+  append(main,
     h("h1", { class: "sr-only" }, "Round clock"),
     h("section", { class: "clock", "aria-labelledby": "round-label" }, labelEl, timeEl, endsEl, spoken),
     standaloneControls,

@@ -1,5 +1,5 @@
 // Player history: a player's records from every judge of the event, as of the last sync.
-import { h, fill } from "../dom.js";
+import { append, h, fill } from "../dom.js";
 import { app, eventRecords, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
@@ -45,7 +45,7 @@ export async function render(main, [playerArg]) {
   }
 
   filter.addEventListener("input", showAll);
-  main.append(h("h1", {}, "Player history"),
+  append(main, h("h1", {}, "Player history"),
     playerArg ? null : h("label", { for: "history-filter" }, "Find a player"), playerArg ? null : filter, box);
   if (playerArg) showPlayer(playerArg);
   else showAll();

@@ -1,5 +1,5 @@
 // Join: type (or scan) the event's join code, or use a ruleset on its own without a server.
-import { h } from "../dom.js";
+import { append, h } from "../dom.js";
 import { api } from "../api.js";
 import { app } from "../state.js";
 import { openSession } from "../main.js";
@@ -64,7 +64,7 @@ export async function render(main, [codeArg]) {
     h("button", { type: "button", class: "secondary", onclick: async () => { await openSession(null); location.hash = "#/join"; } }, "Leave this event"),
   ) : null;
 
-  main.append(
+  append(main,
     h("h1", {}, "Event"),
     current,
     h("form", { onsubmit: join, "aria-labelledby": "join-h" },

@@ -1,7 +1,7 @@
 // Penalty: find an infraction by name or words, answer what the engine asks, read the
 // decision card (penalty, upgrade from the player's history across judges, remedy, head-judge
 // requirement, options, lines to read out, source) and record it for a player and table.
-import { h, fill } from "../dom.js";
+import { append, h, fill } from "../dom.js";
 import { app, addRecord, currentTables, penaltyName, playerHistory, playerName, request } from "../state.js";
 import { evaluate } from "../engine.js";
 import { syncState } from "../sync.js";
@@ -129,7 +129,7 @@ export async function render(main, [infractionArg]) {
   }
 
   search.addEventListener("input", list);
-  main.append(
+  append(main,
     h("h1", {}, "Penalty"),
     h("label", { for: "pen-search" }, "Find an infraction"), search,
     results, detail);

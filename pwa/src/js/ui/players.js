@@ -1,6 +1,6 @@
 // The players' page (#/event/<slug>): the event's clock and what happens at time for its
 // game and level, in plain words. No login; shows nothing personal.
-import { h, fill } from "../dom.js";
+import { append, h, fill } from "../dom.js";
 import { api } from "../api.js";
 import { appJSON } from "../state.js";
 import * as store from "../store.js";
@@ -56,7 +56,7 @@ export async function render(main, [slug]) {
     drawRules();
   }
 
-  main.append(h("section", { class: "clock", "aria-labelledby": "pub-label" }, title, label, time, ends), seen, rules);
+  append(main, h("section", { class: "clock", "aria-labelledby": "pub-label" }, title, label, time, ends), seen, rules);
   tick();
   drawRules();
   performance.mark("clock-visible");

@@ -1,6 +1,6 @@
 // Sync details: what waits to be sent, when the last sync worked, and rejected records with
 // the server's reason.
-import { h } from "../dom.js";
+import { append, h } from "../dom.js";
 import { app, eventRecords } from "../state.js";
 import { syncNow, syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
@@ -14,7 +14,7 @@ export async function render(main) {
   const rejected = all.filter((r) => r.sync === "rejected");
   const line = (r) => h("li", { "data-record": r.id }, h("strong", {}, TYPE_NAMES[r.type] || r.type), ` · ${timeOfDay(r.created_ms)}`,
     r.payload.table != null ? ` · table ${r.payload.table}` : "", r.reason ? h("div", { class: "bad-text" }, r.reason) : null);
-  main.append(
+  append(main,
     h("h1", {}, "Sync"),
     app.session.standalone ? h("p", {}, "Standalone use: records stay on this phone.") : h("div", {},
       h("p", {}, syncState.last_ok_ms ? `Last successful sync at ${timeOfDay(syncState.last_ok_ms)}.` : "Not synced yet."),

@@ -1,7 +1,7 @@
 // Time!: the end-of-match procedure, step by step. The engine's time_call answer says what to
 // play and, through `needs`, what it must know next; each answer is fed back as a fact until
 // the engine gives the match result, which one tap records.
-import { h, fill } from "../dom.js";
+import { append, h, fill } from "../dom.js";
 import { app, addRecord, currentTables, playerName, request } from "../state.js";
 import { evaluate } from "../engine.js";
 import { ask, factSpec, setFact } from "./questions.js";
@@ -93,7 +93,7 @@ export async function render(main) {
     step();
   }
 
-  main.append(
+  append(main,
     h("h1", {}, "Time! End-of-match procedure"),
     h("form", { onsubmit: start, "aria-labelledby": "tc-h" },
       h("p", { id: "tc-h", class: "muted" }, "Say which table and the score; the app walks you through the rest."),

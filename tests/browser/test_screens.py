@@ -1,0 +1,128 @@
+"""The screens a judge and a player use, driven as a person would; phone-size screenshots of
+each go to test-artifacts/."""
+
+from .conftest import PHONE, shoot, wait_python
+from .helpers import join, wait_synced
+
+
+def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask_server):
+    event = flask_server.make_event("yugioh", "tier2", round_minutes=45)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(flask_server.url + "/#/join")
+        page.wait_for_selector("#join-code")
+        shoot(page, "join")
+        join(page, flask_server, event, "Erin")
+        page.goto(flask_server.url + "/#/time")
+        page.select_option("#tc-table", "1")
+        page.fill("#tc-wins-a", "1")
+        page.fill("#tc-wins-b", "0")
+        page.click("#tc-start")
+        page.wait_for_selector(".question[data-fact='current_game.winner']")
+        assert "5 more turns after the current one" in page.text_content("#tc-steps")
+        page.click(".question [data-answer=none]")
+        page.wait_for_selector(".question[data-fact='current_game.life_points']")
+        page.fill(".question input >> nth=0", "1000")
+        page.fill(".question input >> nth=1", "6000")
+        page.click(".question button[type=submit]")
+        page.wait_for_selector("#tc-result")
+        assert page.get_attribute("#tc-result [data-match]", "data-match") == "draw"
+        shoot(page, "time-call", at="#tc-result")
+        page.click("#tc-record")
+        page.wait_for_selector("#tc-result [role=status]")
+        wait_synced(page)
+        records = flask_server.records(event["slug"])
+        assert [(r["type"], r["payload"]["table"], r["payload"]["result"]) for r in records] == [
+            ("time_call", 1, "draw")]
+        assert records[0]["payload"]["facts"] == {
+            "game_wins": {"A": 1, "B": 0}, "current_game": {"winner": None,
+                                                           "life_points": {"A": 1000, "B": 6000}}}
+    finally:
+        ctx.close()
+
+
+def test_extension_from_the_engine_moves_the_table_end_and_reaches_the_server(browser,
+                                                                               flask_server):
+    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Finn")
+        page.click("[aria-label='Add time to table 2']")
+        page.select_option("#ext-reason", "deck_check")
+        page.fill("#ext-minutes", "6")
+        page.click("#ext-work")
+        page.wait_for_selector("#ext-result")
+        assert page.text_content("#ext-result") == "+9 min"
+        shoot(page, "extension", at="#ext-answer")
+        page.click("#ext-add")
+        page.wait_for_function("() => document.querySelector('li[data-table=\"2\"] .ext')?.textContent === '+9 min'")
+        wait_synced(page)
+        clock = flask_server.clock(event["slug"])
+        table = next(t for t in clock["tables"] if t["number"] == 2)
+        assert table["extension_minutes"] == 9
+        assert table["end_ms"] == clock["round"]["end_ms"] + 9 * 60_000
+        page.wait_for_timeout(500)
+        assert page.text_content("li[data-table=\"2\"] .ext") == "+9 min"
+        assert page.get_attribute("#alert-10", "aria-pressed") == "false"
+        page.click("#alert-10")
+        assert page.get_attribute("#alert-10", "aria-pressed") == "true"
+        shoot(page, "clock-tables", at="#tables")
+    finally:
+        ctx.close()
+
+
+def test_players_page_shows_the_clock_and_time_rules_without_names(browser, flask_server):
+    event = flask_server.make_event("yugioh", "tier1", round_minutes=45)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(flask_server.url + f"/#/event/{event['slug']}")
+        page.wait_for_function("() => /Round 1/.test(document.querySelector('#pub-label')?.textContent)")
+        page.wait_for_selector("#pub-rules h3")
+        text = page.text_content("main")
+        assert "What happens at time" in text
+        assert "Sudden" in text or "sudden" in text
+        assert all(p["name"] not in page.content() for p in event["players"])
+        assert page.is_hidden("#nav")
+        left = int(page.get_attribute("#pub-left", "data-remaining-ms"))
+        assert 44 * 60_000 < left <= 45 * 60_000
+        shoot(page, "players-page")
+        shoot(page, "players-page-rules", at="#pub-rules")
+    finally:
+        ctx.close()
+
+
+def test_standalone_policy_without_a_server_answers_and_keeps_records(browser, static_server):
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(static_server.url + "/#/join")
+        page.select_option("#standalone-ruleset", "wotf")
+        page.select_option("#standalone-level", "casual")
+        page.fill("#judge-name", "Gus")
+        page.click("#standalone-btn")
+        page.wait_for_selector("main[data-screen=penalty]")
+        assert page.text_content("#sync") == "Not syncing (standalone)"
+        wait_python(page)
+        page.fill("#pen-search", "slow")
+        first = page.locator("#pen-results [data-infraction]").first
+        first.click()
+        page.fill("#pen-player", "Table 4 player")
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-card")
+        assert page.text_content("#pen-history").endswith("history on this phone only")
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        records = page.evaluate("() => window.judgeApp.records()")
+        assert [(r["type"], r["payload"]["player"], r["sync"]) for r in records] == [
+            ("penalty", "Table 4 player", "local")]
+        page.goto(static_server.url + "/#/sync")
+        page.wait_for_selector("main[data-screen=sync] h1")
+        shoot(page, "sync")
+    finally:
+        ctx.close()
