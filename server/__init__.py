@@ -2,6 +2,7 @@
 organiser pages. `create_app(config)` builds it; `flask --app server ...` finds it."""
 
 import os
+import secrets
 from pathlib import Path
 
 from flask import Flask
@@ -29,6 +30,8 @@ def create_app(config: dict | None = None) -> Flask:
         options.pop("pool_pre_ping", None)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     _organiser_password_from_instance(app)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret_key(app)
     if app.config["TRUST_PROXY"]:
         hops = app.config["TRUST_PROXY"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
@@ -48,6 +51,22 @@ def _organiser_password_from_instance(app: Flask) -> None:
     path = Path(app.instance_path) / "organiser_password"
     if not app.config.get("ORGANISER_PASSWORD") and path.exists():
         app.config["ORGANISER_PASSWORD"] = path.read_text(encoding="utf-8").strip()
+
+
+def _instance_secret_key(app: Flask) -> str:
+    """A random session key kept in the instance folder, made by the first process that
+    needs it (created atomically, so workers starting together agree on one key)."""
+    path = Path(app.instance_path) / "secret_key"
+    if not path.exists():
+        tmp = path.with_name(f"secret_key.{os.getpid()}")
+        tmp.write_text(secrets.token_hex(32), encoding="utf-8")
+        try:
+            os.link(tmp, path)  # fails if another process got there first
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+    return path.read_text(encoding="utf-8").strip()
 
 
 def register_extensions(app: Flask) -> None:

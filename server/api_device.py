@@ -55,7 +55,12 @@ def sync(body, slug):
     limit = current_app.config["SYNC_MAX_RECORDS"]
     if len(body["records"]) > limit:
         raise ApiError.too_large(f"at most {limit} records per sync request")
-    results = push(event, device, body["records"]) if body["records"] else []
+    if body["records"]:
+        results = push(event, device, body["records"])  # also notes when the device was seen
+    else:
+        results = []
+        device.last_seen_ms = timeutil.now_ms()
+        db.session.commit()
     rows, cursor, more = pull(event, body["cursor"], current_app.config["SYNC_PULL_LIMIT"])
     return {"results": results, "records": [record_json(r, slug) for r in rows],
             "cursor": cursor, "more": more, "server_ms": timeutil.now_ms()}

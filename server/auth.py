@@ -88,6 +88,9 @@ class RateLimiter:
             if len(hits) >= limit:
                 return False
             hits.append(now)
+            if len(self._hits) > 10_000:  # forget addresses whose window has passed
+                for stale in [k for k, v in self._hits.items() if v[-1] <= now - window]:
+                    del self._hits[stale]
             return True
 
 

@@ -2,9 +2,9 @@
 
 `DATABASE_URL` picks the database (SQLite in the instance folder when unset; a
 `postgres://` or `postgresql://` URL is rewritten to the psycopg 3 driver). `SECRET_KEY`
-signs the organiser's session cookie. `ORGANISER_PASSWORD` opens the organiser pages; when
-unset, the file `organiser_password` in the instance folder is read (the demo command
-writes one).
+signs the organiser's session cookie; when unset, a random key is made once and kept in the
+instance folder (`secret_key`). `ORGANISER_PASSWORD` opens the organiser pages; when unset,
+the file `organiser_password` in the instance folder is read (the demo command writes one).
 """
 
 import os
@@ -25,7 +25,7 @@ def database_url(instance_path: str) -> str:
 class Config:
     """Defaults for every environment; `create_app` fills the database URL."""
 
-    SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-secret-change-me")
+    SECRET_KEY = os.environ.get("SECRET_KEY")
     ORGANISER_PASSWORD = os.environ.get("ORGANISER_PASSWORD")
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     MAX_CONTENT_LENGTH = 8 * 1024 * 1024  # bytes; larger bodies get 413

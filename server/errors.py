@@ -69,14 +69,14 @@ def error_response(status: int, message: str, field: str | None = None):
     return response
 
 
-def _first_field(messages, prefix=""):
+def first_error(messages, prefix=""):
     """The dotted path of the first bad field in a marshmallow error dict, and its message."""
     if isinstance(messages, dict) and messages:
         key, value = next(iter(messages.items()))
-        return _first_field(value, f"{prefix}.{key}" if prefix else str(key))
+        return first_error(value, f"{prefix}.{key}" if prefix else str(key))
     if isinstance(messages, list) and messages:
         if isinstance(messages[0], dict | list):
-            return _first_field(messages[0], prefix)
+            return first_error(messages[0], prefix)
         return prefix, "; ".join(str(m) for m in messages)
     return prefix, str(messages)
 
@@ -90,7 +90,7 @@ class JsonErrorsApi(Api):
         messages = (getattr(error, "data", None) or {}).get("messages")
         if messages:
             # flask-smorest keys messages by location first ("json", "query", ...)
-            field, text = _first_field(next(iter(messages.values())))
+            field, text = first_error(next(iter(messages.values())))
             return error_response(error.code, f"{field}: {text}" if field else text, field)
         return error_response(error.code or 500, error.description or error.name)
 

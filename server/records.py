@@ -12,6 +12,7 @@ import uuid
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
+from .errors import first_error
 from .models import STAGES
 from .rules import penalty_ids
 
@@ -152,14 +153,6 @@ class RecordSchema(Schema):
 RECORD_SCHEMA = RecordSchema()
 
 
-def _first_error(messages: dict, prefix: str = "") -> str:
-    key, value = next(iter(messages.items()))
-    path = f"{prefix}{key}"
-    if isinstance(value, dict):
-        return _first_error(value, path + ".")
-    return f"{path}: {value[0] if isinstance(value, list) else value}"
-
-
 def check_shape(raw) -> tuple[dict | None, str | None]:
     """Validate a record's envelope and payload. Returns (record, None) with the id as a
     canonical lower-case UUID string, or (None, reason) naming the first bad field."""
@@ -168,11 +161,11 @@ def check_shape(raw) -> tuple[dict | None, str | None]:
     try:
         rec = RECORD_SCHEMA.load(raw)
     except ValidationError as err:
-        return None, _first_error(err.messages)
+        return None, "{}: {}".format(*first_error(err.messages))
     try:
         PAYLOADS[rec["type"]].load(rec["payload"])
     except ValidationError as err:
-        return None, _first_error(err.messages, "payload.")
+        return None, "payload.{}: {}".format(*first_error(err.messages))
     if len(json.dumps(rec["payload"])) > MAX_PAYLOAD_CHARS:
         return None, f"payload: larger than {MAX_PAYLOAD_CHARS} characters"
     rec["id"] = str(rec["id"])

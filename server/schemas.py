@@ -3,7 +3,7 @@ OpenAPI document at /api/openapi.json). Record payloads are in records.py."""
 
 from marshmallow import Schema, fields, validate
 
-from .models import ROLES, STAGES
+from .models import ROLES
 
 
 class TimeOut(Schema):
@@ -152,16 +152,3 @@ class HistoryOut(Schema):
         "description": "the engine's facts.history: {infraction, penalty, stage, ...}"})
     as_of_ms = fields.Integer()
     cursor = fields.Integer()
-
-
-class EventIn(Schema):
-    """Organiser form for a new event."""
-
-    name = fields.String(required=True, validate=validate.Length(1, 200))
-    ruleset = fields.String(required=True)
-    level = fields.String(load_default=None)
-    stage = fields.String(load_default="swiss", validate=validate.OneOf(STAGES))
-    games_per_match = fields.Integer(load_default=None, validate=validate.OneOf((1, 3)))
-    round_minutes = fields.Float(load_default=None, validate=validate.Range(0, 600,
-                                                                           min_inclusive=False))
-    game = fields.String(load_default=None)

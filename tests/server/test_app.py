@@ -29,6 +29,17 @@ def test_database_url_comes_from_the_environment(monkeypatch, given, expected):
     assert database_url("/inst") == expected
 
 
+def test_without_secret_key_one_random_key_is_made_and_kept(tmp_path):
+    from types import SimpleNamespace
+
+    from server import _instance_secret_key
+
+    app = SimpleNamespace(instance_path=str(tmp_path))
+    first = _instance_secret_key(app)
+    assert len(first) == 64 and _instance_secret_key(app) == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["secret_key"]
+
+
 def test_the_openapi_document_lists_the_api(sqlite_app):
     spec = sqlite_app.test_client().get("/api/openapi.json").get_json()
     assert {"/api/time", "/api/rulesets", "/api/rulesets/{ruleset_id}", "/api/rulesets/{ruleset_id}/evaluate",
