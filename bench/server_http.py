@@ -37,7 +37,7 @@ def prepare(tmp: str) -> str:
     from server.clock import start_round
     from server.extensions import db
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite3"})
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite3"}, instance_path=tmp)
     with app.app_context():
         upgrade(directory=app.extensions["migrate"].directory)
         event = next(e for e in demo_events() if e.ruleset == "wotf")
@@ -92,7 +92,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         slug = prepare(tmp)
         port = free_port()
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3"}
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3", "SECRET_KEY": "bench"}
         server = subprocess.Popen(
             [str(Path(sys.executable).parent / "gunicorn"), "--worker-class", "gthread",
              "--workers", str(args.workers), "--threads", str(args.threads), "--bind", f"127.0.0.1:{port}",

@@ -48,7 +48,7 @@ def records(device_id: int, slug: str, players: list[int], n: int) -> list[dict]
 
 
 def measure(config: dict, batches: int) -> list[float]:
-    app = create_app({"TESTING": True, **config})
+    app = create_app({"TESTING": True, "SECRET_KEY": "bench", **config})
     with app.app_context():
         db.create_all()
         event = Event(slug=secrets.token_hex(4), join_code=secrets.token_hex(4).upper(), name="Bench",

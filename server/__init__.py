@@ -15,10 +15,12 @@ from .extensions import api, db, migrate
 MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict | None = None, instance_path: str | None = None) -> Flask:
     """The app. `config` (a mapping) overrides `Config` and the environment, e.g. in tests
-    `{"SQLALCHEMY_DATABASE_URI": ..., "TESTING": True}`."""
-    app = Flask(__name__, instance_relative_config=True, static_folder=None)
+    `{"SQLALCHEMY_DATABASE_URI": ..., "TESTING": True}`; `instance_path` replaces Flask's
+    instance folder (default `instance/` beside the package)."""
+    app = Flask(__name__, instance_relative_config=True, static_folder=None,
+                instance_path=instance_path)
     app.config.from_object(Config)
     os.makedirs(app.instance_path, exist_ok=True)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.instance_path)
@@ -77,8 +79,13 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     from . import api_device, api_public, organiser, pwa
+    from .records import PAYLOADS, RecordSchema
 
     api.register_blueprint(api_public.bp)
     api.register_blueprint(api_device.bp)
+    # record bodies are checked one by one in the sync view; list their shapes for readers
+    api.spec.components.schema("RecordIn", schema=RecordSchema)
+    for name, schema in PAYLOADS.items():
+        api.spec.components.schema(f"{name.title().replace('_', '')}Payload", schema=schema)
     app.register_blueprint(organiser.bp)
     app.register_blueprint(pwa.bp)  # last: it answers every other path from the app build

@@ -45,7 +45,10 @@ def test_the_openapi_document_lists_the_api(sqlite_app):
     assert {"/api/time", "/api/rulesets", "/api/rulesets/{ruleset_id}", "/api/rulesets/{ruleset_id}/evaluate",
             "/api/events/{slug}/clock", "/api/join", "/api/events/{slug}", "/api/events/{slug}/sync"} \
         <= set(spec["paths"])
-    assert "SyncIn" in spec["components"]["schemas"]
+    schemas = spec["components"]["schemas"]
+    assert {"SyncIn", "RecordIn", "PenaltyPayload", "TimeExtensionPayload", "VoidPayload"} <= set(schemas)
+    assert schemas["TimeExtensionPayload"]["properties"]["reason"]["enum"] == [
+        "judge_pause", "deck_check", "tardiness", "ruling"]
 
 
 def test_unknown_api_paths_and_methods_use_the_error_shape(sqlite_app):
@@ -74,7 +77,7 @@ def test_migrations_build_the_schema_the_models_describe(tmp_path, request, back
         engine = sa.create_engine(url)
         with engine.begin() as conn:
             conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE; CREATE SCHEMA "{schema}"'))
-        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SQLALCHEMY_ENGINE_OPTIONS": {
+        app = create_app({"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url, "SQLALCHEMY_ENGINE_OPTIONS": {
             "connect_args": {"options": f"-csearch_path={schema}"}}})
     else:
         app = make_app("sqlite", tmp_path, request)
@@ -126,8 +129,7 @@ def test_without_a_build_the_root_says_so(sqlite_app, tmp_path):
 def test_demo_loads_one_event_per_ruleset_once_and_prints_join_codes(tmp_path, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/demo.sqlite3")
     monkeypatch.delenv("ORGANISER_PASSWORD", raising=False)
-    app = create_app({"TESTING": True})
-    app.instance_path = str(tmp_path)  # keep the password file out of the project
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path))
     out = app.test_cli_runner().invoke(args=["demo"]).output
     assert out.count("join code ") == 4
     password = out.rsplit("password: ", 1)[1].strip()
@@ -148,7 +150,7 @@ def test_demo_serve_runs_the_server_after_loading(tmp_path, monkeypatch):
     served = []
     monkeypatch.setattr(server.cli, "run_simple", lambda *args, **kw: served.append(args))
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/demo.sqlite3")
-    app = create_app({"TESTING": True, "ORGANISER_PASSWORD": "pw"})
+    app = create_app({"TESTING": True, "ORGANISER_PASSWORD": "pw"}, instance_path=str(tmp_path))
     result = app.test_cli_runner().invoke(args=["demo", "--serve", "--host", "0.0.0.0", "--port", "8123"])
     assert "http://0.0.0.0:8123/organiser/  password: pw" in result.output
     assert served == [("0.0.0.0", 8123, app)]

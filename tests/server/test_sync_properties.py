@@ -108,3 +108,47 @@ def test_the_same_records_pushed_from_several_threads_leave_one_row_each(app, cl
     with app.app_context():
         seqs = db.session.scalars(db.select(Record.seq).where(Record.event_id == event["id"])).all()
     assert sorted(seqs) == list(range(1, 61))
+
+
+def test_a_cursor_reader_misses_nothing_while_devices_push_at_once(app, client):
+    """Three devices push 20 batches each while a fourth pulls with its cursor the whole
+    time: the reader ends up with every record, so no record became visible below a
+    cursor the reader had already passed."""
+    app.config["JOIN_RATE_LIMIT"] = (10**6, 60)
+    event = add_event(app)
+    writers = [Phone(client, event, name=f"writer {i}") for i in range(3)]
+    reader = Phone(client, event, name="reader")
+    done = threading.Event()
+    errors = []
+
+    def write(phone):
+        try:
+            with app.test_client() as c:
+                for _ in range(20):
+                    batch = [phone.penalty("Ada Brook") for _ in range(5)]
+                    res = c.post(f"/api/events/{event['slug']}/sync", headers=phone.headers,
+                                 json={"device": phone.id, "cursor": 0, "records": batch})
+                    assert {r["status"] for r in res.get_json()["results"]} == {"accepted"}
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    def read():
+        with app.test_client() as c:
+            reader.client = c
+            while not done.is_set():
+                reader.sync()
+
+    threads = [threading.Thread(target=write, args=(p,)) for p in writers]
+    pulling = threading.Thread(target=read)
+    pulling.start()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    done.set()
+    pulling.join()
+    assert errors == []
+    reader.client = client
+    reader.sync_all()
+    assert len(reader.held) == 300
+    assert sorted(r["seq"] for r in reader.held.values()) == list(range(1, 301))
