@@ -114,7 +114,7 @@ class TimeCallPayload(PayloadSchema):
     round = _table()
     facts = fields.Dict(required=True)
     answer = fields.Dict(required=True)
-    result = fields.String(required=True, allow_none=True, validate=validate.OneOf(RESULTS))
+    result = fields.String(allow_none=True, validate=validate.OneOf(RESULTS))  # null: undecided
 
 
 class ApprovalPayload(PayloadSchema):
