@@ -95,13 +95,19 @@ class RateLimiter:
 
 
 
-def check_join_rate() -> None:
-    """Raise ApiError 429 when this client address made too many join attempts."""
+def attempt_allowed(kind: str) -> bool:
+    """Count one join or login attempt from this client address; False when it is over
+    JOIN_RATE_LIMIT (attempts per window of seconds)."""
     limit, window = current_app.config["JOIN_RATE_LIMIT"]
     limiter = current_app.extensions.setdefault("join_limiter", RateLimiter())
-    if not limiter.hit(request.remote_addr or "?", limit, window):
-        raise ApiError.rate_limited(
-            f"too many join attempts: at most {limit} per {window} seconds")
+    return limiter.hit(f"{kind}:{request.remote_addr or '?'}", limit, window)
+
+
+def check_join_rate() -> None:
+    """Raise ApiError 429 when this client address made too many join attempts."""
+    if not attempt_allowed("join"):
+        limit, window = current_app.config["JOIN_RATE_LIMIT"]
+        raise ApiError.rate_limited(f"too many join attempts: at most {limit} per {window} seconds")
 
 
 # --- organiser session (server-rendered pages) -------------------------------------------

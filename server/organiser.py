@@ -10,7 +10,7 @@ import segno
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
 from . import timeutil
-from .auth import check_organiser_password, csrf_token, organiser_password, organiser_required
+from .auth import attempt_allowed, check_organiser_password, csrf_token, organiser_password, organiser_required
 from .clock import bump, clock_state, end_round, pause_round, resume_round, start_round
 from .errors import ApiError
 from .events import (
@@ -58,6 +58,9 @@ def _form_action(view):
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     if request.method == "POST":
+        if not attempt_allowed("login"):
+            flash("Too many attempts; wait a minute.", "error")
+            return render_template("organiser/login.html"), 429
         if check_organiser_password(request.form.get("password", "")):
             session.clear()
             session["organiser"] = True

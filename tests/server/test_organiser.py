@@ -45,6 +45,15 @@ def test_pages_need_the_password(client):
     assert client.get("/organiser/").status_code == 302
 
 
+def test_password_guesses_are_rate_limited(app, client, now):
+    app.config["JOIN_RATE_LIMIT"] = (3, 60)
+    codes = [client.post("/organiser/login", data={"password": f"guess{i}"}).status_code for i in range(3)]
+    assert codes == [200, 200, 200]
+    assert client.post("/organiser/login", data={"password": "letmein"}).status_code == 429
+    now.advance(61_000)
+    assert client.post("/organiser/login", data={"password": "letmein"}).status_code == 302
+
+
 def test_a_form_without_its_token_is_refused(organiser):
     res = organiser.post("/organiser/events", data={"name": "X", "ruleset_level": "wotf|casual"})
     assert res.status_code == 400
