@@ -78,8 +78,8 @@ def push(event: Event, device: Device, raw_records: list) -> list[dict]:
     """Store what can be stored of `raw_records`; one result per record, in order:
     `{"id", "status": "accepted"|"duplicate"|"rejected", "reason"?}`.
 
-    Retries once when another request stored one of the same ids meanwhile (the unique key
-    makes the second insert fail; the retry then sees a duplicate).
+    Tries again (up to three times in all) when another request stored one of the same ids
+    meanwhile: the primary key makes this insert fail, and the next try sees a duplicate.
     """
     for attempt in range(3):
         try:
