@@ -5,6 +5,7 @@ import os
 import secrets
 from pathlib import Path
 
+import sqlalchemy as sa
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -75,6 +76,17 @@ def register_extensions(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
     api.init_app(app)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:///"):
+        with app.app_context():
+            sa.event.listen(db.engine, "connect", _sqlite_pragmas)
+
+
+def _sqlite_pragmas(connection, _record) -> None:
+    """Readers (clock polls) go on while a sync writes; a writer waits up to 10 s for another."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
 
 
 def register_blueprints(app: Flask) -> None:

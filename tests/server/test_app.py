@@ -29,6 +29,12 @@ def test_database_url_comes_from_the_environment(monkeypatch, given, expected):
     assert database_url("/inst") == expected
 
 
+def test_sqlite_files_use_wal_so_clock_reads_go_on_during_a_sync(sqlite_app):
+    with sqlite_app.app_context():
+        assert db.session.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+        assert db.session.execute(sa.text("PRAGMA busy_timeout")).scalar() == 10000
+
+
 def test_without_secret_key_one_random_key_is_made_and_kept(tmp_path):
     from types import SimpleNamespace
 
