@@ -16,17 +16,32 @@ def cpython_answer(request):
         return {"error": str(err)}
 
 
+EVALUATE_ALL = """async (requests) => Promise.all(requests.map((r) =>
+    window.judge.evaluate(r).then((answer) => ({answer}), (err) => ({error: err.message}))))"""
+
+
 def test_every_case_gives_the_cpython_answer_in_the_browser(context, static_server):
     cases = [(case.id, case.request)
              for case in load_case_files(sorted((ROOT / "shared_rules" / "cases").glob("*.json")))]
     assert len(cases) > 50, "the case files should hold the catalog's cases"
+    wanted = [cpython_answer(req) for _, req in cases]
     page = context.new_page()
     page.goto(static_server.url + "/")
     wait_python(page)
-    got = page.evaluate("""async (requests) => Promise.all(requests.map((r) =>
-        window.judge.evaluate(r).then((answer) => ({answer}), (err) => ({error: err.message}))))""",
-                        [req for _, req in cases])
-    mismatches = [(case_id, want, have) for (case_id, req), have in zip(cases, got, strict=True)
-                  if (want := cpython_answer(req)) != have]
+    assert page.evaluate("() => window.judge.state.from") == "fresh"
+    assert_same(cases, wanted, page.evaluate(EVALUATE_ALL, [req for _, req in cases]))
+
+    # A restart restores the interpreter from its memory snapshot: the answers stay the same.
+    page.wait_for_function("() => window.judge.state.snapshot_bytes > 0", timeout=60_000)
+    page.reload()
+    wait_python(page)
+    assert page.evaluate("() => window.judge.state.from") == "snapshot"
+    assert_same(cases, wanted, page.evaluate(EVALUATE_ALL, [req for _, req in cases]))
+
+
+def assert_same(cases, wanted, got):
+    mismatches = [(case_id, want, have)
+                  for (case_id, _), want, have in zip(cases, wanted, got, strict=True)
+                  if want != have]
     assert not mismatches, f"{len(mismatches)} of {len(cases)} differ; first: {mismatches[0]}"
 

@@ -1,11 +1,20 @@
 // Module worker running the Python rules engine (shared_rules) in Pyodide.
 // Messages in: {id, action: "evaluate", payload: JSON text of the request}.
-// Messages out: {ready: true, ms} once, then {id, result: JSON text} or {id, error: {...}}.
+// Messages out: {ready: true, ms, snapshot} once, then {id, result: JSON text} or {id, error: {...}}.
+//
+// Restarts are cut by a memory snapshot of the interpreter taken after the engine is
+// imported (kept in IndexedDB, one per app build); if restoring it fails, Python starts
+// the ordinary way and the snapshot is dropped.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { openDB } from "../vendor/idb.js";
 
-const BRIDGE = `
+const WARM = `
 import json
-from shared_rules import RuleError, evaluate
+import shared_rules
+from shared_rules import RuleError, evaluate, list_rulesets, load_ruleset
+
+for _info in list_rulesets():
+    load_ruleset(_info["id"])
 
 
 def judge_eval(text):
@@ -17,28 +26,83 @@ def judge_eval(text):
 `;
 
 const t0 = performance.now();
-const started = (async () => {
-  const indexURL = new URL("../pyodide/", import.meta.url).href;
-  const [pyodide, zip] = await Promise.all([
-    loadPyodide({ indexURL }),
-    fetch(new URL("../engine/shared_rules.zip", import.meta.url)).then((r) => {
-      if (!r.ok) throw new Error(`engine archive: HTTP ${r.status}`);
-      return r.arrayBuffer();
-    }),
+const indexURL = new URL("../pyodide/", import.meta.url).href;
+const snapshots = openDB("judge-engine", 1, {
+  upgrade(db) { db.createObjectStore("snapshots"); },
+});
+
+async function fetchBytes(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+  return r.arrayBuffer();
+}
+
+async function keptSnapshot(version) {
+  try {
+    return (await (await snapshots).get("snapshots", version)) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function keepSnapshot(version, bytes) {
+  try {
+    const db = await snapshots;
+    const tx = db.transaction("snapshots", "readwrite");
+    await tx.store.clear();
+    await tx.store.put(bytes, version);
+    await tx.done;
+  } catch { /* no room: start without a snapshot next time */ }
+}
+
+async function start() {
+  const [zip, version] = await Promise.all([
+    fetchBytes(new URL("../engine/shared_rules.zip", import.meta.url)),
+    fetch(new URL("../version.json", import.meta.url)).then((r) => r.json()).then((v) => v.version, () => null),
   ]);
-  pyodide.unpackArchive(zip, "zip");
-  pyodide.runPython(BRIDGE);
-  return pyodide.globals.get("judge_eval");
-})();
+  const snap = version ? await keptSnapshot(version) : null;
+  let pyodide = null;
+  let from = "fresh";
+  if (snap) {
+    try {
+      pyodide = await loadPyodide({ indexURL, _loadSnapshot: snap });
+      pyodide.unpackArchive(zip, "zip");
+      pyodide.runPython(WARM);
+      from = "snapshot";
+    } catch {
+      pyodide = null;
+      await keepSnapshot("none", new Uint8Array(0));
+    }
+  }
+  let makeSnapshot = null;
+  if (!pyodide) {
+    pyodide = await loadPyodide({ indexURL, _makeSnapshot: Boolean(version) });
+    pyodide.unpackArchive(zip, "zip");
+    pyodide.runPython(WARM);
+    if (version) {
+      makeSnapshot = async () => {
+        const bytes = pyodide.makeMemorySnapshot();
+        await keepSnapshot(version, bytes);
+        self.postMessage({ snapshot: bytes.byteLength });
+      };
+    }
+  }
+  return { judgeEval: pyodide.globals.get("judge_eval"), from, makeSnapshot };
+}
+
+const started = start();
 
 started.then(
-  () => self.postMessage({ ready: true, ms: performance.now() - t0 }),
+  ({ from, makeSnapshot }) => {
+    self.postMessage({ ready: true, ms: performance.now() - t0, from });
+    if (makeSnapshot) setTimeout(() => makeSnapshot().catch(() => {}), 1000);
+  },
   (err) => self.postMessage({ ready: false, error: { message: String(err && err.message || err) } }),
 );
 
 const actions = {
   async evaluate(text) {
-    const judgeEval = await started;
+    const { judgeEval } = await started;
     const reply = JSON.parse(judgeEval(text));
     if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error);
     return JSON.stringify(reply.answer);

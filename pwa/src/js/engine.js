@@ -8,17 +8,23 @@ const pending = new Map();
 let resolveReady;
 let rejectReady;
 export const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej; });
-export const engineState = { ready: false, failed: null, ms: null };
+// ready, failed (message), ms (start time), from ("fresh" | "snapshot"), snapshot_bytes (once kept)
+export const engineState = { ready: false, failed: null, ms: null, from: null, snapshot_bytes: null };
 
 /** Start the worker (once). Called after the service worker controls the page on a first
  * visit, so the runtime is fetched from the precache and downloaded only once. */
 export function startEngine() {
   if (worker) return;
+  performance.mark("engine-start");
   worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
   worker.onmessage = ({ data }) => {
+    if ("snapshot" in data) {
+      engineState.snapshot_bytes = data.snapshot;
+      return;
+    }
     if ("ready" in data) {
       if (data.ready) {
-        Object.assign(engineState, { ready: true, ms: data.ms });
+        Object.assign(engineState, { ready: true, ms: data.ms, from: data.from });
         performance.mark("python-ready");
         resolveReady(data.ms);
       } else {
@@ -54,4 +60,4 @@ export async function evaluate(request) {
   return JSON.parse(await evaluateJSON(request));
 }
 
-window.judge = { ready, evaluate, evaluateJSON };
+window.judge = { ready, evaluate, evaluateJSON, state: engineState };

@@ -88,6 +88,7 @@ async function boot() {
   if (!publicPage) await openSession(await store.get("session"));
   window.addEventListener("hashchange", render);
   await render();
+  // Python starts right after the first screen is up (the clock never waits for it).
   registerServiceWorker();
   if (publicPage) startEngine();
 }

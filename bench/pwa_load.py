@@ -1,0 +1,209 @@
+"""Judge app load benchmark in headless Chromium (Debian's), printing tables.
+
+Measures:
+- bytes downloaded on a first visit (counted by the static server) and bytes precached by the
+  service worker (raw and gzip -6), with the largest files;
+- after a browser restart (same profile, everything from the service-worker cache, Python
+  restored from its memory snapshot), median of several runs: first contentful paint, the
+  round clock visible, Python ready, and the first engine answer (all milliseconds from
+  navigation start);
+- the window.judge.evaluate round trip (median and p99, milliseconds).
+
+Usage: python bench/pwa_load.py [--runs 5] [--calls 500]
+(builds pwa/dist first when it is missing)
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import shutil
+import socket
+import statistics
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DIST = ROOT / "pwa" / "dist"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage"]
+PHONE = {"width": 390, "height": 844}
+MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+        ".json": "application/json", ".webmanifest": "application/manifest+json",
+        ".zip": "application/zip"}
+REQUEST = {"ruleset": "dci-upg", "query": "penalty", "event": {"level": "competitive"},
+           "facts": {"infraction": "slow_play",
+                     "history": [{"infraction": "slow_play", "penalty": "warning"}]}}
+FIRST_ANSWER = """async (request) => {
+  await window.judge.ready;
+  await window.judge.evaluate(request);
+  const t = performance.now();
+  const clock = performance.getEntriesByName('clock-visible')[0];
+  const py = performance.getEntriesByName('python-ready')[0];
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  return {fcp: fcp ? fcp.startTime : null, clock: clock ? clock.startTime : null,
+          python: py ? py.startTime : null, answer: t, from: window.judge.state.from};
+}"""
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+
+    def log_message(self, *args):
+        pass
+
+    def end_headers(self):
+        if self.path.split("?")[0] in ("/", "/index.html", "/sw.js"):
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def copyfile(self, source, outputfile):
+        data = source.read()
+        self.server.bytes_sent += len(data)
+        outputfile.write(data)
+
+
+def serve(folder: Path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", port), functools.partial(Handler, directory=str(folder)))
+    httpd.daemon_threads = True
+    httpd.bytes_sent = 0
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{port}"
+
+
+def precached(folder: Path):
+    """[(path, raw bytes, gzip bytes)] of the files the service worker precaches."""
+    rows = []
+    for f in sorted(folder.rglob("*")):
+        if f.is_file() and f.name != "sw.js":
+            data = f.read_bytes()
+            rows.append((f.relative_to(folder).as_posix(), len(data),
+                         len(gzip.compress(data, compresslevel=6))))
+    return rows
+
+
+def mib(n: int) -> str:
+    return f"{n / 1048576:.2f} MiB"
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="browser restarts to time")
+    parser.add_argument("--calls", type=int, default=500, help="evaluate calls to time")
+    args = parser.parse_args()
+    if not (DIST / "sw.js").exists():
+        subprocess.run(["npm", "run", "--prefix", str(ROOT / "pwa"), "--silent", "build"],
+                       check=True)
+    from playwright.sync_api import sync_playwright
+
+    httpd, url = serve(DIST)
+    profile = tempfile.mkdtemp(prefix="judge-bench-")
+    exe = shutil.which("chromium")
+    runs = []
+    try:
+        with sync_playwright() as pw:
+            def launch():
+                return pw.chromium.launch_persistent_context(
+                    profile, executable_path=exe, args=ARGS, headless=True, viewport=PHONE)
+
+            # First visit: install, precache, start Python; then a standalone event with a
+            # local round so the clock screen has something to show after a restart.
+            ctx = launch()
+            page = ctx.pages[0] if ctx.pages else ctx.new_page()
+            page.goto(url + "/#/join")
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                                   timeout=120_000)
+            page.evaluate("() => window.judge.ready")
+            first_visit = httpd.bytes_sent
+            page.wait_for_function("() => window.judge.state.snapshot_bytes > 0", timeout=60_000)
+            snapshot_bytes = page.evaluate("() => window.judge.state.snapshot_bytes")
+            page.select_option("#standalone-ruleset", "wotf")
+            page.click("#standalone-btn")
+            page.wait_for_selector("main[data-screen=penalty]")
+            page.goto(url + "/#/clock")
+            page.fill("#local-minutes", "50")
+            page.click("form.row button[type=submit]")
+            page.wait_for_selector("#round-left[data-remaining-ms]")
+            ctx.close()
+
+            for _ in range(args.runs):
+                before = httpd.bytes_sent
+                ctx = launch()
+                page = ctx.pages[0] if ctx.pages else ctx.new_page()
+                page.goto(url + "/#/clock")
+                marks = page.evaluate(FIRST_ANSWER, REQUEST)
+                marks["bytes"] = httpd.bytes_sent - before
+                runs.append(marks)
+                ctx.close()
+
+            ctx = launch()
+            page = ctx.pages[0] if ctx.pages else ctx.new_page()
+            page.goto(url + "/#/clock")
+            page.evaluate("() => window.judge.ready")
+            times = page.evaluate("""async ([request, n]) => {
+                const out = [];
+                for (let i = 0; i < n; i++) {
+                  const t = performance.now();
+                  await window.judge.evaluate(request);
+                  out.push(performance.now() - t);
+                }
+                return out;
+            }""", [REQUEST, args.calls])
+            ctx.close()
+    finally:
+        httpd.shutdown()
+        shutil.rmtree(profile, ignore_errors=True)
+
+    rows = precached(DIST)
+    raw = sum(r[1] for r in rows)
+    gz = sum(r[2] for r in rows)
+    print("## Bytes")
+    print("| what | bytes |")
+    print("|---|---|")
+    print(f"| first visit, downloaded (all requests) | {mib(first_visit)} |")
+    print(f"| precached, raw ({len(rows)} files) | {mib(raw)} |")
+    print(f"| precached, gzip -6 | {mib(gz)} |")
+    print(f"| downloaded on a restart (median) | "
+          f"{statistics.median(r['bytes'] for r in runs) / 1024:.1f} KiB |")
+    print(f"| interpreter memory snapshot kept in IndexedDB | {mib(snapshot_bytes)} |")
+    print()
+    print("| largest files | raw | gzip |")
+    print("|---|---|---|")
+    for path, r, g in sorted(rows, key=lambda x: -x[1])[:6]:
+        print(f"| {path} | {mib(r)} | {mib(g)} |")
+    print()
+    started = sorted({r["from"] for r in runs})
+    print(f"## After a browser restart, from the service-worker cache "
+          f"(ms from navigation start, median of {len(runs)}; Python started from: "
+          f"{', '.join(started)})")
+    print("| milestone | median | min | max |")
+    print("|---|---|---|---|")
+    for key, name in [("fcp", "first contentful paint"), ("clock", "round clock visible"),
+                      ("python", "Python ready"), ("answer", "first engine answer")]:
+        values = [r[key] for r in runs if r[key] is not None]
+        if values:
+            print(f"| {name} | {statistics.median(values):.0f} | {min(values):.0f} | "
+                  f"{max(values):.0f} |")
+    print()
+    print(f"## window.judge.evaluate round trip ({len(times)} calls, penalty query)")
+    print("| median ms | p99 ms | max ms |")
+    print("|---|---|---|")
+    print(f"| {statistics.median(times):.2f} | {percentile(times, 99):.2f} | {max(times):.2f} |")
+
+
+if __name__ == "__main__":
+    main()
