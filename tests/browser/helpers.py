@@ -18,7 +18,8 @@ def wait_synced(page, timeout_ms=20_000):
     """Wait until the outbox is empty and a sync has succeeded."""
     page.wait_for_function(
         """() => document.querySelector('#sync').dataset.waiting === '0'
-              && /synced/.test(document.querySelector('#sync').textContent)""", timeout=timeout_ms)
+              && /All sent · synced \\d/.test(document.querySelector('#sync').textContent)""",
+        timeout=timeout_ms)
 
 
 def look_up_penalty(page, search, infraction, player_id):

@@ -27,9 +27,10 @@ function registerServiceWorker() {
     setTimeout(startEngine, 60000);
   }
   const wb = new Workbox("sw.js");
-  wb.addEventListener("waiting", () => {
-    // Only a new version replacing the one running now is an update (not the first install).
-    if (!hadController) return;
+  wb.addEventListener("waiting", async () => {
+    // Only a new version waiting behind the one running now is an update (not the first install).
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (!reg?.waiting || !navigator.serviceWorker.controller) return;
     const banner = document.getElementById("update");
     banner.hidden = false;
     document.getElementById("update-btn").onclick = () => {

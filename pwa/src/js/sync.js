@@ -14,7 +14,7 @@ const BATCH = 500;
 export const syncState = new EventTarget();
 Object.assign(syncState, {
   online: navigator.onLine,
-  waiting: 0,
+  waiting: null, // records in the outbox (null until counted)
   last_ok_ms: null,
   error: null,
   running: false,

@@ -19,7 +19,7 @@ export function renderStatus() {
     sync.className = "pill";
   } else {
     const parts = [];
-    parts.push(syncState.waiting ? `${syncState.waiting} waiting` : "All sent");
+    parts.push(syncState.waiting == null ? "Counting…" : syncState.waiting ? `${syncState.waiting} waiting` : "All sent");
     parts.push(syncState.last_ok_ms ? `synced ${timeOfDay(syncState.last_ok_ms)}` : "never synced");
     if (syncState.rejected.length) parts.push(`${syncState.rejected.length} rejected`);
     sync.textContent = parts.join(" · ");

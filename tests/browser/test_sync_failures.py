@@ -1,0 +1,64 @@
+"""Sync under failure: a lost reply makes the phone send again and the server answers
+"duplicate" (one row); a tab closed mid-sync loses nothing; a record the server refuses
+stays on the phone, shown with the server's reason."""
+
+from .conftest import PHONE
+from .helpers import join, wait_synced
+
+ADD_RECORD = """async ([type, payload]) => {
+  const state = await import('/js/state.js');
+  return (await state.addRecord(type, payload)).id;
+}"""
+EXTENSION = {"table": 1, "round": 1, "minutes": 3, "reason": "judge_pause"}
+
+
+def test_lost_replies_closed_tabs_and_refused_records(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive", games_per_match=1)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Hana")
+        wait_synced(page)
+
+        # The server stores the batch but its reply never reaches the phone.
+        lost = []
+
+        def drop_first_reply(route):
+            if not lost:
+                lost.append(route.fetch().status)
+                route.abort()
+            else:
+                route.continue_()
+
+        page.route("**/sync", drop_first_reply)
+        first = page.evaluate(ADD_RECORD, ["time_extension", EXTENSION])
+        page.wait_for_function("() => document.querySelector('#sync').dataset.waiting === '1'")
+        wait_synced(page, timeout_ms=30_000)
+        assert lost == [200]
+        assert [r["id"] for r in flask_server.records(event["slug"])] == [first]
+        page.unroute("**/sync")
+
+        # The tab is closed while a sync request hangs; a new tab sends the record.
+        hung = []
+        page.route("**/sync", lambda route: hung.append(route))
+        second = page.evaluate(ADD_RECORD, ["time_extension", {**EXTENSION, "table": 2}])
+        page.wait_for_timeout(300)
+        assert hung, "the sync request was made"
+        page.close()
+        assert [r["id"] for r in flask_server.records(event["slug"])] == [first]
+        page = ctx.new_page()
+        page.goto(flask_server.url + "/#/clock")
+        wait_synced(page)
+        assert [r["id"] for r in flask_server.records(event["slug"])] == [first, second]
+
+        # A floor judge may not approve: the server refuses, the phone keeps and shows it.
+        refused = page.evaluate(ADD_RECORD, ["approval", {"record": first, "approved": True}])
+        page.wait_for_function("() => /1 rejected/.test(document.querySelector('#sync').textContent)")
+        assert page.get_attribute("#sync", "data-waiting") == "0"
+        page.click("#sync")
+        page.wait_for_selector(f"#sync-rejected [data-record='{refused}']")
+        assert "head_judge" in page.text_content("#sync-rejected")
+        assert refused not in [r["id"] for r in flask_server.records(event["slug"])]
+    finally:
+        ctx.close()
