@@ -210,6 +210,16 @@ class EventServer:
             start_round(event, round_minutes=minutes)
             return clock_state(event)
 
+    def pause_round(self, slug):
+        """Pause the event's running round now; returns the clock state."""
+        from server.clock import clock_state, pause_round
+        from server.events import get_event
+
+        with self.app.app_context():
+            event = get_event(slug)
+            pause_round(event)
+            return clock_state(event)
+
     def clock(self, slug):
         from server.clock import clock_state
         from server.events import get_event

@@ -54,5 +54,14 @@ def test_time_left_matches_the_server_with_the_phone_clock_wrong(browser, flask_
         page.wait_for_function("() => /Round 1/.test(document.querySelector('#round-label')?.textContent)")
         shown, truth = shown_vs_server(page, end_ms)
         assert abs(shown - truth) < 500, (shown, truth)
+
+        paused = flask_server.pause_round(event["slug"])["round"]
+        frozen = paused["round_minutes"] * 60_000 - (
+            paused["pauses"][-1]["start_ms"] - paused["started_ms"])
+        page.evaluate("() => window.judgeApp.refreshClock()")
+        page.wait_for_function("() => /paused/.test(document.querySelector('#round-label').textContent)")
+        first = int(page.get_attribute("#round-left", "data-remaining-ms"))
+        page.wait_for_timeout(1200)
+        assert int(page.get_attribute("#round-left", "data-remaining-ms")) == first == frozen
     finally:
         ctx.close()

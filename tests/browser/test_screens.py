@@ -1,6 +1,8 @@
 """The screens a judge and a player use, driven as a person would; phone-size screenshots of
 each go to test-artifacts/."""
 
+import json
+
 from .conftest import PHONE, shoot, wait_python
 from .helpers import join, wait_synced
 
@@ -124,5 +126,46 @@ def test_standalone_policy_without_a_server_answers_and_keeps_records(browser, s
         page.goto(static_server.url + "/#/sync")
         page.wait_for_selector("main[data-screen=sync] h1")
         shoot(page, "sync")
+    finally:
+        ctx.close()
+
+
+def test_penalty_asks_what_the_engine_needs_and_a_record_can_be_voided(browser, static_server):
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(static_server.url + "/#/join")
+        page.select_option("#standalone-ruleset", "yugioh")
+        page.select_option("#standalone-level", "tier2")
+        page.click("#standalone-btn")
+        wait_python(page)
+        page.fill("#pen-search", "late")
+        page.click("[data-infraction=tardiness]")
+        page.fill("#pen-player", "Ivy")
+        page.click("#pen-decide")
+        page.wait_for_selector(".question[data-fact=minutes_late]")
+        shoot(page, "penalty-question", at=".question")
+        page.fill(".question input", "4")
+        page.click(".question button[type=submit]")
+        page.wait_for_selector("#pen-card")
+        penalty = page.get_attribute("#pen-penalty", "data-penalty")
+        want = page.evaluate("""() => window.judge.evaluate({ruleset: 'yugioh', query: 'penalty',
+            event: {level: 'tier2', stage: 'swiss'},
+            facts: {infraction: 'tardiness', history: [], minutes_late: 4}})""")
+        assert penalty == json.dumps(want["penalty"], separators=(",", ":"))
+        page.fill("#pen-notes", "arrived after pairings went up")
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+
+        page.goto(static_server.url + "/#/history/Ivy")
+        page.wait_for_selector("#history-records [data-void]")
+        page.once("dialog", lambda dialog: dialog.accept("wrong player"))
+        page.click("#history-records [data-void]")
+        page.wait_for_selector("#history-records li.voided")
+        records = page.evaluate("() => window.judgeApp.records()")
+        assert [(r["type"], r["payload"].get("reason") or r["payload"].get("notes"))
+                for r in records] == [("penalty", "arrived after pairings went up"),
+                                      ("void", "wrong player")]
+        assert records[1]["payload"]["record"] == records[0]["id"]
     finally:
         ctx.close()

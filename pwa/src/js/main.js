@@ -96,7 +96,7 @@ async function boot() {
 
 // For tests and integrations: the app state, and this event's records as stored on the device.
 window.judgeApp = {
-  app, openSession, syncNow, route,
+  app, openSession, syncNow, route, refreshClock,
   records: () => (app.session ? store.eventRecords(app.session.event.slug) : Promise.resolve([])),
 };
 boot();

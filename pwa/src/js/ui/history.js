@@ -1,6 +1,6 @@
 // Player history: a player's records from every judge of the event, as of the last sync.
 import { append, h, fill } from "../dom.js";
-import { app, eventRecords, penaltyName, playerName } from "../state.js";
+import { addRecord, app, eventRecords, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 
@@ -17,6 +17,39 @@ export async function render(main, [playerArg]) {
   const box = h("div", { id: "history-list", "aria-live": "polite" });
   const filter = h("input", { id: "history-filter", type: "search", autocomplete: "off" });
 
+  const role = app.session.role || "floor_judge";
+  const approvals = all.filter((r) => r.type === "approval" && r.sync !== "rejected" && !voided.has(r.id));
+
+  function approvalText(id) {
+    const last = approvals.filter((a) => a.payload.record === id).pop();
+    return last ? (last.payload.approved ? `approved by ${last.judge}` : `not approved by ${last.judge}`) : "waiting";
+  }
+
+  // Corrections are new records: a void (own records, or any as head judge) or an approval.
+  function actions(r) {
+    const own = r.device === app.session.device_id || app.session.standalone;
+    const buttons = [];
+    if (own || role === "head_judge") {
+      buttons.push(h("button", { type: "button", class: "secondary", "data-void": r.id, onclick: async () => {
+        const reason = prompt("Why is this penalty void?");
+        if (!reason) return;
+        await addRecord("void", { record: r.id, reason });
+        main.replaceChildren();
+        render(main, [String(r.payload.player)]);
+      } }, "Void"));
+    }
+    if (role === "head_judge" && r.payload.head_judge && !app.session.standalone) {
+      for (const [approved, text] of [[true, "Approve"], [false, "Refuse"]]) {
+        buttons.push(h("button", { type: "button", class: "secondary", "data-approve": String(approved), onclick: async () => {
+          await addRecord("approval", { record: r.id, approved });
+          main.replaceChildren();
+        render(main, [String(r.payload.player)]);
+        } }, text));
+      }
+    }
+    return buttons.length ? h("div", { class: "row", style: "margin-top:0.4rem" }, buttons) : null;
+  }
+
   function showPlayer(id) {
     const mine = penalties.filter((r) => String(r.payload.player) === String(id));
     fill(box, h("h2", {}, playerName(id)), h("p", { class: "small muted" }, asOf),
@@ -28,7 +61,9 @@ export async function render(main, [playerArg]) {
             `${timeOfDay(r.created_ms)} · round ${r.payload.round ?? "?"} · table ${r.payload.table ?? "?"} · ${r.judge || "unknown judge"}`,
             r.payload.upgraded ? ` · upgraded from ${penaltyName(r.payload.base_penalty)}` : "",
             voided.has(r.id) ? " · voided" : "",
-            r.sync === "pending" ? " · waiting to sync" : r.sync === "rejected" ? ` · rejected: ${r.reason}` : ""));
+            r.sync === "pending" ? " · waiting to sync" : r.sync === "rejected" ? ` · rejected: ${r.reason}` : "",
+            r.payload.head_judge ? ` · head judge: ${approvalText(r.id)}` : ""),
+          voided.has(r.id) ? null : actions(r));
       })) : h("p", {}, "No penalties recorded for this player."),
       h("button", { type: "button", class: "secondary", onclick: () => { location.hash = "#/history"; } }, "All players"));
   }

@@ -74,8 +74,9 @@ export async function render(main, [infractionArg]) {
         const found = name && factSpec(app.queries.queries.penalty.facts, name);
         if (found && /needs facts\./.test(err.message)) {
           fill(out);
-          const spec = name === "issuing" && app.ruleset.penalties
-            ? { type: "string" } : found.spec;
+          const penalties = name === "issuing" ? (app.ruleset.penalties || []) : [];
+          const spec = penalties.length
+            ? { type: "choice", choices: penalties.map((p) => [p.id, p.name]) } : found.spec;
           ask(out, name, spec, found.label, (value) => { setFact(given, name, value); decide(); });
           return;
         }
@@ -114,7 +115,9 @@ export async function render(main, [infractionArg]) {
         h("ul", {}, answer.options.map((o) => h("li", {}, h("strong", {}, penaltyName(o.penalty)), ": ", o.condition)))) : null,
       answer.notes.map((n) => h("p", { class: "muted" }, n)),
       h("p", { class: "source" }, "Source: ", answer.sources.join("; ")),
-      h("button", { type: "button", id: "pen-record", class: "wide", onclick: async (ev) => {
+      h("label", { for: "pen-notes" }, "Notes (optional)"),
+      h("textarea", { id: "pen-notes", rows: "2" }),
+      h("button", { type: "button", id: "pen-record", class: "wide", style: "margin-top:0.6rem", onclick: async (ev) => {
         const btn = ev.currentTarget;
         btn.disabled = true;
         const e = app.session.event;
@@ -122,6 +125,8 @@ export async function render(main, [infractionArg]) {
                           infraction: inf.id, penalty: answer.penalty, base_penalty: answer.base_penalty,
                           upgraded: answer.upgraded, head_judge: answer.head_judge, ruleset: e.ruleset,
                           level: e.level ?? null, stage: e.stage || "swiss" };
+        const notes = document.getElementById("pen-notes").value.trim();
+        if (notes) payload.notes = notes;
         await addRecord("penalty", payload);
         btn.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
           app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."));

@@ -36,6 +36,10 @@ export function ask(container, name, spec, label, onAnswer, names = { A: "Player
         choice(names.A, "A", { "data-answer": "A" }), choice(names.B, "B", { "data-answer": "B" }),
         choice("Neither", null, { "data-answer": "none" }));
       break;
+    case "choice":
+      body = h("div", { class: "row", role: "group", "aria-labelledby": id },
+        spec.choices.map(([value, text]) => choice(text, value, { "data-answer": value })));
+      break;
     case "per_player": {
       const a = h("input", { id: `${id}-a`, type: "number", inputmode: "numeric", required: true });
       const b = h("input", { id: `${id}-b`, type: "number", inputmode: "numeric", required: true });
