@@ -91,6 +91,10 @@ def test_players_page_shows_the_clock_and_time_rules_without_names(browser, flas
         assert "Sudden" in text or "sudden" in text
         assert all(p["name"] not in page.content() for p in event["players"])
         assert page.is_hidden("#nav")
+        assert page.is_hidden("#sync")
+        page.wait_for_timeout(500)
+        assert page.evaluate("() => navigator.serviceWorker.getRegistration()") is None, \
+            "a player's phone does not install the judge app"
         left = int(page.get_attribute("#pub-left", "data-remaining-ms"))
         assert 44 * 60_000 < left <= 45 * 60_000
         shoot(page, "players-page")

@@ -89,9 +89,10 @@ async function boot() {
   if (!publicPage) await openSession(await store.get("session"));
   window.addEventListener("hashchange", render);
   await render();
-  // Python starts right after the first screen is up (the clock never waits for it).
-  registerServiceWorker();
-  if (publicPage) startEngine();
+  // Python starts right after the first screen is up (the clock never waits for it). The
+  // players' page needs neither Python nor the offline copy: a player's phone downloads only
+  // the page and the clock, unless this device already has the judge app installed.
+  if (!publicPage || navigator.serviceWorker?.controller) registerServiceWorker();
 }
 
 // For tests and integrations: the app state, and this event's records as stored on the device.

@@ -20,6 +20,8 @@ export async function render(main, [slug]) {
   const seen = h("p", { class: "small muted", id: "pub-seen" });
   let rulesFor = null;
   document.getElementById("nav").hidden = true;
+  for (const id of ["sync", "python"]) document.getElementById(id).hidden = true;
+  document.getElementById("event-name").textContent = "Event clock";
 
   async function drawRules() {
     if (!clock?.event || rulesFor === clock.event.ruleset) return;
@@ -63,5 +65,9 @@ export async function render(main, [slug]) {
   measureOffset(5).catch(() => {}).then(refresh);
   const iv = setInterval(tick, 200);
   const poll = setInterval(refresh, 10000);
-  return () => { clearInterval(iv); clearInterval(poll); };
+  return () => {
+    clearInterval(iv);
+    clearInterval(poll);
+    for (const id of ["sync", "python"]) document.getElementById(id).hidden = false;
+  };
 }
