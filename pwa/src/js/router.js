@@ -24,8 +24,12 @@ export function route() {
 }
 
 /** Render the screen for the current hash into <main>. */
+let shown = null;
+
 export async function render() {
   const { screen, args } = route();
+  const moved = shown !== null && shown !== screen;
+  shown = screen;
   if (cleanup) cleanup();
   cleanup = null;
   const nav = document.getElementById("nav");
@@ -41,4 +45,10 @@ export async function render() {
   fill(main);
   main.dataset.screen = screen;
   cleanup = (await mod.render(main, args)) || null;
+  // After moving between screens, start reading (and tabbing) at the new screen's heading.
+  const heading = main.querySelector("h1") || main;
+  if (moved) {
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  }
 }

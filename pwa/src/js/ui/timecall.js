@@ -13,6 +13,13 @@ export async function render(main) {
   const tableSel = h("select", { id: "tc-table" },
     h("option", { value: "" }, "No table (enter the game state)"),
     tables.map((t) => h("option", { value: t.number }, `Table ${t.number}: ${playerName(t.player_a)} – ${playerName(t.player_b)}`)));
+  const labelA = h("label", { for: "tc-wins-a" }, "Player A");
+  const labelB = h("label", { for: "tc-wins-b" }, "Player B");
+  tableSel.addEventListener("change", () => {
+    const n = playerNames();
+    labelA.textContent = n.A;
+    labelB.textContent = n.B;
+  });
   const winsA = h("input", { id: "tc-wins-a", type: "number", min: "0", max: "2", value: "0", inputmode: "numeric" });
   const winsB = h("input", { id: "tc-wins-b", type: "number", min: "0", max: "2", value: "0", inputmode: "numeric" });
   const when = h("select", { id: "tc-when" },
@@ -99,7 +106,7 @@ export async function render(main) {
       h("p", { id: "tc-h", class: "muted" }, "Say which table and the score; the app walks you through the rest."),
       h("label", { for: "tc-table" }, "Table"), tableSel,
       h("fieldset", {}, h("legend", {}, "Games won before the current one"),
-        h("label", { for: "tc-wins-a" }, "Player A"), winsA, h("label", { for: "tc-wins-b" }, "Player B"), winsB),
+        labelA, winsA, labelB, winsB),
       h("label", { for: "tc-when" }, "When time was called"), when,
       h("button", { type: "submit", id: "tc-start", class: "wide", style: "margin-top:0.8rem" }, "Start")),
     steps);
