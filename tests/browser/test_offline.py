@@ -55,3 +55,25 @@ def test_first_visit_downloads_the_runtime_once(browser, dist):
     finally:
         ctx.close()
         server.stop()
+
+
+def test_the_app_is_installable(browser, static_server, tmp_path):
+    import shutil
+
+    from .conftest import CHROMIUM_ARGS
+
+    # An ordinary (not incognito) profile: Chromium's own installability check must pass.
+    ctx = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS,
+        headless=True, viewport=PHONE)
+    try:
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        page.goto(static_server.url + "/")
+        wait_controlled(page)
+        cdp = ctx.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == []
+        assert '"display": "standalone"' in manifest["data"]
+    finally:
+        ctx.close()
