@@ -2,6 +2,7 @@
 each go to test-artifacts/."""
 
 import json
+import re
 
 from .conftest import PHONE, shoot, wait_python
 from .helpers import join, wait_synced
@@ -127,6 +128,13 @@ def test_standalone_policy_without_a_server_answers_and_keeps_records(browser, s
         records = page.evaluate("() => window.judgeApp.records()")
         assert [(r["type"], r["payload"]["player"], r["sync"]) for r in records] == [
             ("penalty", "Table 4 player", "local")]
+        fallback = page.evaluate("""async () => {
+            const state = await import('/js/state.js');
+            crypto.randomUUID = undefined;  // as on a plain-http venue address
+            return [state.uuid4(), state.uuid4()];
+        }""")
+        uuid_v4 = r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
+        assert all(re.match(uuid_v4, u) for u in fallback) and fallback[0] != fallback[1]
         page.goto(static_server.url + "/#/sync")
         page.wait_for_selector("main[data-screen=sync] h1")
         shoot(page, "sync")

@@ -44,12 +44,23 @@ export function request(query, facts) {
   return { ruleset: app.session.event.ruleset, query, event: eventContext(), facts };
 }
 
+/** A random (version 4) UUID; crypto.randomUUID exists only in secure contexts, so a plain
+ * http venue address falls back to crypto.getRandomValues. */
+export function uuid4() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** Make and durably store a record of `type` with `payload`; queues it for sync unless
  * standalone. Resolves to the stored record. */
 export async function addRecord(type, payload) {
   const s = app.session;
   const record = {
-    id: crypto.randomUUID(),
+    id: uuid4(),
     type,
     device: s.device_id ?? "standalone",
     judge: s.judge_name || "",
