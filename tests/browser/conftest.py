@@ -141,7 +141,7 @@ def shoot(page, name: str, at: str | None = None, sizes=(PHONE, SMALL_PHONE)):
     for size in sizes:
         page.set_viewport_size(size)
         if at:
-            page.eval_on_selector(at, "el => el.scrollIntoView({block: 'center'})")
+            page.eval_on_selector(at, "el => el.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}.png"))
     page.set_viewport_size(original)
 

@@ -90,6 +90,13 @@ def test_players_page_shows_the_clock_and_time_rules_without_names(browser, flas
         text = page.text_content("main")
         assert "What happens at time" in text
         assert "Sudden" in text or "sudden" in text
+        page.wait_for_selector("#pub-at-time li")
+        from shared_rules import evaluate
+
+        want = evaluate({"ruleset": "yugioh", "query": "time_call",
+                         "event": {"level": "tier1", "stage": "swiss", "games_per_match": 3,
+                                   "round_minutes": 45}, "facts": {}})
+        assert page.locator("#pub-at-time li").all_text_contents() == want["explain"]
         assert all(p["name"] not in page.content() for p in event["players"])
         assert page.is_hidden("#nav")
         assert page.is_hidden("#sync")

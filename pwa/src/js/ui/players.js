@@ -30,9 +30,35 @@ export async function render(main, [slug]) {
     if (!ruleset) return;
     const level = (ruleset.levels || []).find((l) => l.id === clock.event.level);
     const topics = (ruleset.topics || []).filter((t) => TIME_TOPIC.test(`${t.id} ${t.name}`));
+    const atTime = h("div", { id: "pub-at-time" });
     fill(rules, h("h2", { id: "pub-rules-h" }, "What happens at time"),
-      h("p", {}, `${ruleset.title}${level ? ` · ${level.name}` : ""} · ${clock.event.stage === "elimination" ? "top cut" : "Swiss rounds"} · best of ${clock.event.games_per_match}`),
-      (topics.length ? topics : ruleset.topics || []).map((t) => h("div", { class: "card" }, h("h3", {}, t.name), h("p", {}, t.summary))));
+      h("p", {}, `${ruleset.title}${level ? ` · ${level.name}` : ""} · ${clock.event.stage === "elimination" ? "top cut" : "Swiss rounds"}${clock.event.games_per_match ? ` · best of ${clock.event.games_per_match}` : ""}`),
+      atTime,
+      h("h3", {}, "More about time"),
+      (topics.length ? topics : ruleset.topics || []).map((t) => h("div", { class: "card" }, h("h4", {}, t.name), h("p", {}, t.summary))));
+    if (ruleset.queries?.time_call) showAtTime(atTime);
+  }
+
+  // This event's own answer from the rules engine (the server runs the same Python code),
+  // kept on the phone for when the network drops.
+  async function showAtTime(el) {
+    const ctx = {};
+    for (const k of ["level", "stage", "games_per_match", "round_minutes"]) {
+      if (clock.event[k] != null) ctx[k] = clock.event[k];
+    }
+    const key = `public-time:${slug}`;
+    let answer = null;
+    try {
+      answer = await api(`/api/rulesets/${encodeURIComponent(clock.event.ruleset)}/evaluate`,
+        { body: { query: "time_call", event: ctx, facts: {} }, timeoutMs: 8000 });
+      await store.set(key, answer);
+    } catch {
+      answer = (await store.get(key)) ?? null;
+    }
+    if (!answer) return;
+    fill(el, h("div", { class: "card decision" },
+      answer.turns_after_current != null ? h("p", { class: "big-penalty" }, `${answer.turns_after_current} more turns after the current one`) : null,
+      h("ul", { class: "readout" }, answer.explain.map((line) => h("li", {}, line)))));
   }
 
   function tick() {
