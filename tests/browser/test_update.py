@@ -33,6 +33,12 @@ def test_a_new_build_is_announced_and_taken_on_reload(browser, tmp_path):
             .then((r) => ({waiting: r.waiting !== null, active: r.active.state}))""")
         assert state == {"waiting": False, "active": "activated"}
         assert page.is_hidden("#update")
+        names = page.evaluate("() => caches.keys()")
+        assert len(names) == 1 and names[0].startswith("judge-companion-precache"), names
+        cached = page.evaluate("""(name) => caches.open(name).then((c) => c.keys())
+            .then((reqs) => reqs.map((r) => new URL(r.url).pathname))""", names[0])
+        assert {"/index.html", "/pyodide/pyodide.asm.wasm", "/engine/shared_rules.zip",
+                "/rules/queries.json"} <= set(cached)
     finally:
         ctx.close()
         server.stop()
