@@ -17,6 +17,12 @@ def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask
         page.goto(flask_server.url + "/#/join")
         page.wait_for_selector("#join-code")
         shoot(page, "join")
+        page.fill("#join-code", "WRONGCODE")
+        page.fill("#judge-name", "Erin")
+        page.click("#join-btn")
+        page.wait_for_function(
+            "() => /No event has that join code/.test(document.querySelector('#join-status').textContent)")
+        assert page.text_content("#sync") == "Not joined"
         join(page, flask_server, event, "Erin")
         page.goto(flask_server.url + "/#/time")
         page.select_option("#tc-table", "1")
