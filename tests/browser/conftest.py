@@ -220,6 +220,18 @@ class EventServer:
             pause_round(event)
             return clock_state(event)
 
+    def set_role(self, slug, judge_name, role):
+        """Give the device that joined as `judge_name` a role (as the organiser's page does)."""
+        from server.events import get_event, set_role
+        from server.extensions import db
+        from server.models import Device
+
+        with self.app.app_context():
+            event = get_event(slug)
+            device = db.session.scalar(db.select(Device).where(
+                Device.event_id == event.id, Device.judge_name == judge_name))
+            set_role(device, role)
+
     def clock(self, slug):
         from server.clock import clock_state
         from server.events import get_event

@@ -4,7 +4,7 @@ judge's look-up for that player is upgraded."""
 
 import json
 
-from .conftest import shoot, wait_controlled
+from .conftest import PHONE, shoot, wait_controlled
 from .helpers import join, look_up_penalty, wait_synced
 
 
@@ -13,8 +13,6 @@ def record_ids(page):
 
 
 def test_offline_penalty_reaches_the_other_judge_and_upgrades_the_look_up(browser, flask_server):
-    from .conftest import PHONE
-
     event = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(event["slug"])
     player = event["players"][0]
@@ -75,3 +73,44 @@ def test_offline_penalty_reaches_the_other_judge_and_upgrades_the_look_up(browse
     finally:
         alice_ctx.close()
         bob_ctx.close()
+
+
+def test_a_head_judge_approves_what_a_floor_judge_recorded(browser, flask_server):
+    event = flask_server.make_event("judicial-guidelines", None)
+    player = event["players"][2]
+    kim_ctx = browser.new_context(viewport=PHONE)
+    lee_ctx = browser.new_context(viewport=PHONE)
+    try:
+        kim = kim_ctx.new_page()
+        join(kim, flask_server, event, "Kim")
+        card = look_up_penalty(kim, "cheat", "cheating", player["id"])
+        assert kim.locator("#pen-hj").count() == 1, card
+        kim.click("#pen-record")
+        kim.wait_for_selector("#pen-recorded")
+        wait_synced(kim)
+
+        lee = lee_ctx.new_page()
+        join(lee, flask_server, event, "Lee")
+        flask_server.set_role(event["slug"], "Lee", "head_judge")
+        lee.reload()
+        lee.wait_for_function("() => window.judgeApp.app.session?.role === 'head_judge'")
+        wait_synced(lee)
+        lee.goto(flask_server.url + f"/#/history/{player['id']}")
+        lee.wait_for_selector("#history-records [data-approve=true]")
+        assert "head judge: waiting" in lee.text_content("#history-records")
+        lee.click("#history-records [data-approve=true]")
+        lee.wait_for_function(
+            "() => /approved by Lee/.test(document.querySelector('#history-records')?.textContent)")
+        wait_synced(lee)
+        approvals = [r for r in flask_server.records(event["slug"]) if r["type"] == "approval"]
+        assert [(a["judge"], a["payload"]["approved"]) for a in approvals] == [("Lee", True)]
+
+        kim.evaluate("() => window.judgeApp.syncNow()")
+        wait_synced(kim)
+        kim.goto(flask_server.url + f"/#/history/{player['id']}")
+        kim.wait_for_selector("#history-records li")
+        assert "approved by Lee" in kim.text_content("#history-records")
+        assert kim.locator("#history-records [data-approve]").count() == 0
+    finally:
+        kim_ctx.close()
+        lee_ctx.close()

@@ -71,6 +71,8 @@ export async function refreshDetail() {
     const detail = await api(`/api/events/${encodeURIComponent(s.event.slug)}`, { token: s.token });
     app.detail = detail;
     await store.set(`detail:${s.event.slug}`, detail);
+    // The organiser may have made this device head judge (or scorekeeper) since it joined.
+    if (detail.me?.role && detail.me.role !== s.role) await saveSession({ ...s, role: detail.me.role });
   } catch { /* kept copy stays */ }
 }
 
