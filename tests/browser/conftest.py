@@ -108,8 +108,31 @@ def browser():
         pytest.fail("chromium is not installed (bash .ci/setup test installs it)")
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        plain_new_context = b.new_context
+
+        def new_context(**kwargs):
+            ctx = plain_new_context(**kwargs)
+            ctx.on("page", lambda page: page.on(
+                "pageerror", lambda err: PAGE_ERRORS.append(f"{page.url}: {err}")))
+            return ctx
+
+        b.new_context = new_context
         yield b
         b.close()
+
+
+PAGE_ERRORS: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def no_uncaught_page_errors(request):
+    """Any uncaught exception in an app page during a browser test fails that test."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    PAGE_ERRORS.clear()
+    yield
+    assert PAGE_ERRORS == [], "uncaught errors in the app"
 
 
 @pytest.fixture
