@@ -18,7 +18,7 @@ def wait_synced(page, timeout_ms=20_000):
     """Wait until the outbox is empty and a sync has succeeded."""
     page.wait_for_function(
         """() => document.querySelector('#sync').dataset.waiting === '0'
-              && /All sent · synced \\d/.test(document.querySelector('#sync').textContent)""",
+              && /All sent · \\d/.test(document.querySelector('#sync').textContent)""",
         timeout=timeout_ms)
 
 

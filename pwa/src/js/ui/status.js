@@ -16,13 +16,22 @@ export function renderStatus() {
   const s = app.session;
   if (!s || s.standalone) {
     sync.textContent = s ? "Not syncing (standalone)" : "Not joined";
+    sync.removeAttribute("aria-label");
     sync.className = "pill";
   } else {
     const parts = [];
+    const said = [];
     parts.push(syncState.waiting == null ? "Counting…" : syncState.waiting ? `${syncState.waiting} waiting` : "All sent");
-    parts.push(syncState.last_ok_ms ? `synced ${timeOfDay(syncState.last_ok_ms)}` : "never synced");
-    if (syncState.rejected.length) parts.push(`${syncState.rejected.length} rejected`);
+    said.push(syncState.waiting ? `${syncState.waiting} records waiting to be sent` : "All records sent");
+    parts.push(syncState.last_ok_ms ? timeOfDay(syncState.last_ok_ms) : "never synced");
+    said.push(syncState.last_ok_ms ? `last sync at ${timeOfDay(syncState.last_ok_ms)}` : "never synced");
+    if (syncState.rejected.length) {
+      parts.push(`${syncState.rejected.length} rejected`);
+      said.push(`${syncState.rejected.length} refused by the server`);
+    }
     sync.textContent = parts.join(" · ");
+    sync.setAttribute("aria-label", `${said.join("; ")}. Open sync details.`);
+    sync.title = said.join("; ");
     sync.className = `pill ${syncState.rejected.length ? "bad" : syncState.waiting ? "off" : "ok"}`;
   }
   sync.dataset.waiting = String(syncState.waiting);
