@@ -60,5 +60,12 @@ def test_lost_replies_closed_tabs_and_refused_records(browser, flask_server):
         page.wait_for_selector(f"#sync-rejected [data-record='{refused}']")
         assert "head_judge" in page.text_content("#sync-rejected")
         assert refused not in [r["id"] for r in flask_server.records(event["slug"])]
+
+        # The organiser revokes this phone: it says so, and keeps what it could not send.
+        flask_server.revoke(event["slug"], "Hana")
+        kept = page.evaluate(ADD_RECORD, ["time_extension", {**EXTENSION, "table": 3}])
+        page.wait_for_function("() => /join again/.test(document.querySelector('#sync').textContent)")
+        assert page.get_attribute("#sync", "data-waiting") == "1"
+        assert kept not in [r["id"] for r in flask_server.records(event["slug"])]
     finally:
         ctx.close()

@@ -19,6 +19,7 @@ Object.assign(syncState, {
   error: null,
   running: false,
   rejected: [],
+  revoked: false, // the server refused this phone's token (401)
 });
 
 let session = null;
@@ -85,6 +86,7 @@ async function run() {
     }
     failures = 0;
     syncState.error = null;
+    syncState.revoked = false;
     syncState.online = true;
     syncState.last_ok_ms = Date.now();
     await store.set(`last_sync:${s.event.slug}`, syncState.last_ok_ms);
@@ -94,6 +96,8 @@ async function run() {
     failures += 1;
     syncState.error = err instanceof ApiError ? err.message : String(err);
     if (err instanceof ApiError && err.code === "network") syncState.online = false;
+    // 401: the organiser revoked this phone (or the event is gone); records stay in the outbox.
+    syncState.revoked = err instanceof ApiError && err.status === 401;
     const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (failures - 1));
     schedule(delay * (0.75 + Math.random() / 2));
   } finally {

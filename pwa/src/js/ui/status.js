@@ -25,6 +25,10 @@ export function renderStatus() {
     said.push(syncState.waiting ? `${syncState.waiting} records waiting to be sent` : "All records sent");
     parts.push(syncState.last_ok_ms ? timeOfDay(syncState.last_ok_ms) : "never synced");
     said.push(syncState.last_ok_ms ? `last sync at ${timeOfDay(syncState.last_ok_ms)}` : "never synced");
+    if (syncState.revoked) {
+      parts.unshift("Not allowed: join again");
+      said.unshift("The event no longer accepts this phone; join again");
+    }
     if (syncState.rejected.length) {
       parts.push(`${syncState.rejected.length} rejected`);
       said.push(`${syncState.rejected.length} refused by the server`);
@@ -32,7 +36,7 @@ export function renderStatus() {
     sync.textContent = parts.join(" · ");
     sync.setAttribute("aria-label", `${said.join("; ")}. Open sync details.`);
     sync.title = said.join("; ");
-    sync.className = `pill ${syncState.rejected.length ? "bad" : syncState.waiting ? "off" : "ok"}`;
+    sync.className = `pill ${syncState.rejected.length || syncState.revoked ? "bad" : syncState.waiting ? "off" : "ok"}`;
   }
   sync.dataset.waiting = String(syncState.waiting);
 
