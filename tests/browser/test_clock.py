@@ -69,14 +69,15 @@ def test_time_left_matches_the_server_with_the_phone_clock_wrong(browser, flask_
 
 def test_the_alert_the_judge_picked_fires_before_time(browser, flask_server):
     event = flask_server.make_event("wotf", "competitive", games_per_match=1)
-    flask_server.start_round(event["slug"], minutes=5 + 4 / 60)  # 5 minutes 4 seconds
+    flask_server.start_round(event["slug"], minutes=5 + 20 / 60)  # 5 minutes 20 seconds
     ctx = browser.new_context(viewport=PHONE)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Ivo")
         assert page.get_attribute("#alert-5", "aria-pressed") == "true"
-        assert page.is_hidden("#alert")
-        page.wait_for_selector("#alert", state="visible", timeout=15_000)
+        if int(page.get_attribute("#round-left", "data-remaining-ms")) > 5 * 60_000 + 500:
+            assert page.is_hidden("#alert")
+        page.wait_for_selector("#alert", state="visible", timeout=40_000)
         assert page.text_content("#alert") == "5 minutes left in round 1."
         assert page.get_attribute("#alert", "role") == "alert"
         left = int(page.get_attribute("#round-left", "data-remaining-ms"))
