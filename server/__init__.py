@@ -100,4 +100,5 @@ def register_blueprints(app: Flask) -> None:
     for name, schema in PAYLOADS.items():
         api.spec.components.schema(f"{name.title().replace('_', '')}Payload", schema=schema)
     app.register_blueprint(organiser.bp)
-    app.register_blueprint(pwa.bp)  # last: it answers every other path from the app build
+    app.register_blueprint(pwa.bp)
+    pwa.serve_app_files(app)

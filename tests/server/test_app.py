@@ -1,6 +1,7 @@
 """The app as a whole: configuration, OpenAPI document, error shape, migrations, the judge
 app's files, and the CLI."""
 
+import gzip
 import json
 
 import pytest
@@ -8,7 +9,7 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import upgrade
-from server_helpers import Phone, add_event
+from server_helpers import Phone, add_event, make_app
 
 from server import create_app
 from server.config import database_url
@@ -110,12 +111,11 @@ def dist(tmp_path):
     return folder
 
 
-def test_the_judge_app_is_served_at_the_root_with_the_right_types(sqlite_app, dist):
-    sqlite_app.config["PWA_DIST"] = str(dist)
-    client = sqlite_app.test_client()
+def test_the_judge_app_is_served_at_the_root_with_the_right_types(tmp_path, request, dist):
+    client = make_app("sqlite", tmp_path, request, PWA_DIST=str(dist)).test_client()
 
-    def fetch(path):
-        with client.get(path) as res:  # closes the file the response streams
+    def fetch(path, **headers):
+        with client.get(path, headers=headers) as res:  # closes the file the response streams
             return res.status_code, res.mimetype, res.headers.get("Cache-Control"), res.get_data()
 
     assert fetch("/") == (200, "text/html", "no-cache", b"<!doctype html><title>app</title>")
@@ -124,12 +124,24 @@ def test_the_judge_app_is_served_at_the_root_with_the_right_types(sqlite_app, di
     assert fetch("/assets/pyodide.mjs")[:2] == (200, "text/javascript")
     assert fetch("/missing.js")[0] == 404
     assert fetch("/../server/__init__.py")[0] == 404
+    assert fetch("/api/time")[0] == 200  # the API still answers behind the app files
 
 
-def test_without_a_build_the_root_says_so(sqlite_app, tmp_path):
-    sqlite_app.config["PWA_DIST"] = str(tmp_path / "none")
-    res = sqlite_app.test_client().get("/")
-    assert b"not built" in res.data
+def test_the_gzip_copy_goes_to_browsers_that_accept_it(tmp_path, request, dist):
+    body = b"export const x = 1;\n" * 400
+    (dist / "assets" / "big.mjs").write_bytes(body)
+    (dist / "assets" / "big.mjs.gz").write_bytes(gzip.compress(body))
+    client = make_app("sqlite", tmp_path, request, PWA_DIST=str(dist)).test_client()
+    with client.get("/assets/big.mjs", headers={"Accept-Encoding": "gzip"}) as res:
+        assert (res.status_code, res.mimetype, res.headers.get("Content-Encoding")) == (200, "text/javascript", "gzip")
+        assert gzip.decompress(res.get_data()) == body
+    with client.get("/assets/big.mjs") as res:
+        assert res.headers.get("Content-Encoding") is None and res.get_data() == body
+
+
+def test_without_a_build_the_root_says_so(tmp_path, request):
+    client = make_app("sqlite", tmp_path, request, PWA_DIST=str(tmp_path / "none")).test_client()
+    assert b"not built" in client.get("/").data
 
 
 def test_demo_loads_one_event_per_ruleset_once_and_prints_join_codes(tmp_path, monkeypatch):
