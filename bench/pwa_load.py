@@ -1,8 +1,9 @@
 """Judge app load benchmark in headless Chromium (Debian's), printing tables.
 
 Measures:
-- bytes downloaded on a first visit (counted by the static server) and bytes precached by the
-  service worker (raw and gzip -6), with the largest files;
+- bytes downloaded on a first visit (counted at the organiser server, which sends the gzip
+  copies the build writes) and bytes precached by the service worker (raw and gzip -6), with
+  the largest files;
 - after a browser restart (same profile, everything from the service-worker cache, Python
   restored from its memory snapshot), median of several runs: first contentful paint, the
   round clock visible, Python ready, and the first engine answer (all milliseconds from
@@ -16,16 +17,15 @@ Usage: python bench/pwa_load.py [--runs 5] [--calls 500]
 from __future__ import annotations
 
 import argparse
-import functools
 import gzip
-import http.server
 import shutil
-import socket
 import statistics
 import subprocess
 import tempfile
 import threading
 from pathlib import Path
+
+from werkzeug.serving import WSGIRequestHandler
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "pwa" / "dist"
@@ -33,9 +33,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-dev-shm-usage"]
 PHONE = {"width": 390, "height": 844}
-MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
-        ".json": "application/json", ".webmanifest": "application/manifest+json",
-        ".zip": "application/zip"}
 REQUEST = {"ruleset": "dci-upg", "query": "penalty", "event": {"level": "competitive"},
            "facts": {"infraction": "slow_play",
                      "history": [{"infraction": "slow_play", "penalty": "warning"}]}}
@@ -51,40 +48,59 @@ FIRST_ANSWER = """async (request) => {
 }"""
 
 
-class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+class CountingApp:
+    """WSGI wrapper counting the response body bytes the server sends (compressed or not)."""
 
-    def log_message(self, *args):
+    def __init__(self, app):
+        self.app = app
+        self.bytes_sent = 0
+
+    def __call__(self, environ, start_response):
+        for chunk in self.app(environ, start_response):
+            self.bytes_sent += len(chunk)
+            yield chunk
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_request(self, *args):
         pass
 
-    def end_headers(self):
-        if self.path.split("?")[0] in ("/", "/index.html", "/sw.js"):
-            self.send_header("Cache-Control", "no-cache")
-        super().end_headers()
 
-    def copyfile(self, source, outputfile):
-        data = source.read()
-        self.server.bytes_sent += len(data)
-        outputfile.write(data)
+class Served:
+    """The organiser server (create_app, temporary SQLite) serving the build on a free port."""
+
+    def __init__(self, folder: Path, workdir: Path):
+        from werkzeug.serving import make_server
+
+        from server import create_app
+
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{workdir}/bench.sqlite3",
+                          "SECRET_KEY": "bench", "ORGANISER_PASSWORD": "bench", "PWA_DIST": str(folder)},
+                         instance_path=str(workdir))
+        self.counter = CountingApp(app)
+        self.httpd = make_server("127.0.0.1", 0, self.counter, threaded=True, request_handler=QuietHandler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+
+    @property
+    def bytes_sent(self) -> int:
+        return self.counter.bytes_sent
+
+    def shutdown(self) -> None:
+        self.httpd.shutdown()
 
 
 def serve(folder: Path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(Handler, directory=str(folder)))
-    httpd.daemon_threads = True
-    httpd.bytes_sent = 0
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{port}"
+    workdir = Path(tempfile.mkdtemp(prefix="pwa-bench-"))
+    served = Served(folder, workdir)
+    return served, served.url
 
 
 def precached(folder: Path):
     """[(path, raw bytes, gzip bytes)] of the files the service worker precaches."""
     rows = []
     for f in sorted(folder.rglob("*")):
-        if f.is_file() and f.name != "sw.js":
+        if f.is_file() and f.name != "sw.js" and f.suffix != ".gz":
             data = f.read_bytes()
             rows.append((f.relative_to(folder).as_posix(), len(data),
                          len(gzip.compress(data, compresslevel=6))))

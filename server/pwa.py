@@ -5,17 +5,17 @@ the build wrote beside a file to browsers that accept gzip (the Python runtime s
 about 13 MiB to 6 MiB), with ETag and Last-Modified for cheap revalidation. `.wasm` goes out
 as application/wasm and `.mjs` as text/javascript (Pyodide hangs otherwise). index.html and
 the service worker are marked `no-cache` so a new build reaches phones. Paths that are not
-files of the build fall through to Flask: its pages, the API, or a 404.
+files of the build fall through to Flask: `/` (index.html), its pages, the API, or a 404.
 """
 
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, current_app
+from flask import Blueprint, Flask, current_app, send_from_directory
 from whitenoise import WhiteNoise
 
 MIMETYPES = {".wasm": "application/wasm", ".mjs": "text/javascript",
              ".webmanifest": "application/manifest+json"}
-SHELL = ("/", "/index.html", "/sw.js")
+SHELL = ("/index.html", "/sw.js")
 
 bp = Blueprint("pwa", __name__)
 
@@ -38,14 +38,19 @@ def serve_app_files(app: Flask) -> None:
     """
     folder = dist(app.config)
     if (folder / "index.html").exists():
-        app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(folder), index_file=True, max_age=None,
+        # index_file stays off: WhiteNoise would redirect /index.html (which the service
+        # worker precaches) to /; `app_root` below answers / instead.
+        app.wsgi_app = WhiteNoise(app.wsgi_app, root=str(folder), max_age=None,
                                   mimetypes=MIMETYPES, add_headers_function=_headers)
 
 
 @bp.get("/")
-def app_missing():
-    """Reached only when the app is not built (WhiteNoise answers `/` otherwise)."""
-    if (dist(current_app.config) / "index.html").exists():
-        abort(404)
-    return ("The judge app is not built yet (npm run --prefix pwa build). "
-            "Organiser pages: /organiser/", 200, {"Content-Type": "text/plain"})
+def app_root():
+    """The app's page (index.html, revalidated on every load), or a note that it is not built."""
+    folder = dist(current_app.config)
+    if not (folder / "index.html").exists():
+        return ("The judge app is not built yet (npm run --prefix pwa build). "
+                "Organiser pages: /organiser/", 200, {"Content-Type": "text/plain"})
+    response = send_from_directory(folder, "index.html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response

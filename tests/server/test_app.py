@@ -119,6 +119,7 @@ def test_the_judge_app_is_served_at_the_root_with_the_right_types(tmp_path, requ
             return res.status_code, res.mimetype, res.headers.get("Cache-Control"), res.get_data()
 
     assert fetch("/") == (200, "text/html", "no-cache", b"<!doctype html><title>app</title>")
+    assert fetch("/index.html") == (200, "text/html", "no-cache", b"<!doctype html><title>app</title>")
     assert fetch("/sw.js")[:3] == (200, "text/javascript", "no-cache")
     assert fetch("/assets/pyodide.asm.wasm")[:2] == (200, "application/wasm")
     assert fetch("/assets/pyodide.mjs")[:2] == (200, "text/javascript")
