@@ -111,6 +111,17 @@ def test_a_head_judge_approves_what_a_floor_judge_recorded(browser, flask_server
         kim.wait_for_selector("#history-records li")
         assert "approved by Lee" in kim.text_content("#history-records")
         assert kim.locator("#history-records [data-approve]").count() == 0
+
+        # What the head judge issues personally needs no second confirmation.
+        other = event["players"][3]
+        look_up_penalty(lee, "cheat", "cheating", other["id"])
+        lee.click("#pen-record")
+        lee.wait_for_selector("#pen-recorded")
+        wait_synced(lee)
+        records = flask_server.records(event["slug"])
+        own = next(r for r in records if r["type"] == "penalty" and r["payload"]["player"] == other["id"])
+        assert [(a["judge"], a["payload"]["approved"]) for a in records
+                if a["type"] == "approval" and a["payload"]["record"] == own["id"]] == [("Lee", True)]
     finally:
         kim_ctx.close()
         lee_ctx.close()

@@ -127,7 +127,11 @@ export async function render(main, [infractionArg]) {
                           level: e.level ?? null, stage: e.stage || "swiss" };
         const notes = document.getElementById("pen-notes").value.trim();
         if (notes) payload.notes = notes;
-        await addRecord("penalty", payload);
+        const record = await addRecord("penalty", payload);
+        // A head judge issuing what the policy reserves to the head judge confirms it at once.
+        if (answer.head_judge && app.session.role === "head_judge" && !app.session.standalone) {
+          await addRecord("approval", { record: record.id, approved: true, comment: "issued by the head judge" });
+        }
         btn.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
           app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."));
       } }, "Record this penalty"));
