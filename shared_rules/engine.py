@@ -92,7 +92,12 @@ def evaluate(request: Any) -> dict:
                         allowed=sorted(ruleset.get("queries", {})))
     spec = vocab["queries"][query]
     event = check_event(request.get("event"), ruleset, vocab["event"])
-    facts = check_fields(request.get("facts"), spec["facts"], "facts")
+    facts = check_fields(request.get("facts"), spec["facts"], "facts", vocab["penalty_ids"])
+    for group in spec.get("at_most_one_of", []):
+        given = [name for name in group if name in facts]
+        if len(given) > 1:
+            raise RuleError(f"give only one of facts.{', facts.'.join(group)}; got {', '.join(given)}",
+                            field=f"facts.{given[1]}", allowed=group)
     infraction = _infraction(ruleset, facts) if "infraction" in facts else None
 
     answer: dict = {"ruleset": ruleset["id"], "query": query, **json.loads(json.dumps(spec["answer"]))}

@@ -74,6 +74,14 @@ def test_repeat_of_the_same_infraction_climbs_one_step_per_repeat_and_stops_at_t
     assert ask("penalty", {"infraction": "slow", "history": other})["upgraded"] is False
 
 
+def test_a_record_that_gave_several_penalties_is_one_earlier_offense_counting_its_last(toy):
+    two = [{"infraction": "slow", "penalty": ["caution", "warning"]}]
+    answer = ask("penalty", {"infraction": "slow", "history": two})
+    assert (answer["repeats"], answer["penalty"]) == (1, "game_loss")
+    none = [{"infraction": "slow", "penalty": None}]
+    assert ask("penalty", {"infraction": "slow", "history": none})["repeats"] == 1
+
+
 def test_options_carry_their_condition_and_the_sorted_penalty_ids(toy):
     answer = ask("penalty", {"infraction": "slow", "history": [{"infraction": "slow", "penalty": "warning"}]})
     assert answer["options"] == [{"penalty": "game_loss", "condition": "head judge may raise it", "source": None}]
@@ -116,6 +124,18 @@ def test_step_by_step_query_returns_what_it_still_needs(toy):
     ({"ruleset": "toy", "query": "time_call", "event": {"level": "low"},
       "facts": {"current_game": {"winner": "C"}}}, "facts.current_game.winner", ["A", "B"]),
     ({"ruleset": "toy", "query": "penalty", "colour": "red"}, "colour", None),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
+      "facts": {"infraction": "late", "minutes_late": float("nan")}}, "facts.minutes_late", None),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
+      "facts": {"infraction": "late", "minutes_late": float("inf")}}, "facts.minutes_late", None),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
+      "facts": {"infraction": "slow", "history": [{"infraction": "slow", "penalty": "warnin"}]}},
+     "facts.history[0].penalty", None),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
+      "facts": {"infraction": "slow", "history": [{"infraction": "slow", "penalty": ["warning", 3]}]}},
+     "facts.history[0].penalty[1]", None),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
+      "facts": {"infraction": "slow", "issuing": "a_stern_look"}}, "facts.issuing", None),
 ])
 def test_bad_requests_raise_one_error_type_naming_the_field(toy, request_, field, allowed):
     with pytest.raises(RuleError) as error:
@@ -205,3 +225,20 @@ def test_facts_read_comes_from_the_rule_data(toy):
         "infraction": {"required": True, "asked_when_needed": True, "defaults": []},
         "minutes_late": {"required": False, "asked_when_needed": True, "defaults": []},
     }
+
+
+def test_one_extension_at_a_time_and_games_are_numbered_from_one():
+    with pytest.raises(RuleError) as error:
+        evaluate({"ruleset": "wotf", "query": "extension", "event": {"level": "competitive"},
+                  "facts": {"deck_check_minutes": 4, "pause_minutes": 3}})
+    assert error.value.field == "facts.deck_check_minutes" and "give only one of" in str(error.value)
+    with pytest.raises(RuleError) as error:
+        evaluate({"ruleset": "wotf", "query": "first_turn", "event": {"level": "competitive"},
+                  "facts": {"game_number": 0}})
+    assert error.value.field == "facts.game_number"
+
+
+def test_cli_rejects_nan_in_a_request():
+    request = '{"ruleset": "wotf", "query": "extension", "event": {"level": "casual"}, "facts": {"pause_minutes": NaN}}'
+    done = run_cli("eval", stdin=request)
+    assert done.returncode == 2 and "facts.pause_minutes" in done.stderr
