@@ -9,7 +9,7 @@ from flask import current_app, jsonify
 from flask_smorest import Blueprint
 
 from . import rules, timeutil
-from .auth import check_join_rate, hash_token, new_token
+from .auth import check_join_rate, hash_token, new_token, note_failed_attempt
 from .clock import cached_clock_state, event_summary
 from .errors import ApiError
 from .events import get_event
@@ -81,11 +81,14 @@ def clock(slug):
 @bp.response(200, JoinOut)
 def join(body):
     """Join an event with its join code: a new device (role floor_judge) and its bearer
-    token, shown only here. Unknown code → 404; too many attempts from one address → 429."""
+    token, shown only here. Unknown code → 404; after JOIN_RATE_LIMIT wrong codes from one
+    address within its window, every join from that address → 429 (successful joins do
+    not count, so a room of judges can join at once)."""
     check_join_rate()
     code = body["code"].strip().upper()
     event = db.session.scalar(db.select(Event).where(Event.join_code == code))
     if event is None:
+        note_failed_attempt("join")
         raise ApiError.not_found("join code")
     token = new_token()
     device = Device(event_id=event.id, name=body["device_name"], judge_name=body["judge_name"],

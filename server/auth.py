@@ -68,7 +68,8 @@ def require_role(device: Device, *roles: str) -> None:
 
 
 class RateLimiter:
-    """At most `limit` hits per `window` seconds per key, in this process's memory.
+    """Counts failures per key over a sliding window of `window` seconds, in this process's
+    memory; a key with `limit` failures in the window is blocked until the oldest ages out.
 
     Enough for one server process (a venue laptop, one PaaS dyno); several processes each
     keep their own count.
@@ -78,36 +79,59 @@ class RateLimiter:
         self._hits: dict[str, deque] = defaultdict(deque)
         self._lock = threading.Lock()
 
-    def hit(self, key: str, limit: int, window: float) -> bool:
-        """Count one hit; False when the key is over its limit."""
+    def _recent(self, key: str, window: float, now: float) -> deque:
+        hits = self._hits[key]
+        while hits and hits[0] <= now - window:
+            hits.popleft()
+        return hits
+
+    def blocked(self, key: str, limit: int, window: float) -> bool:
+        """True when the key has `limit` or more failures within the window."""
         now = timeutil.now_ms() / 1000
         with self._lock:
-            hits = self._hits[key]
-            while hits and hits[0] <= now - window:
-                hits.popleft()
-            if len(hits) >= limit:
-                return False
-            hits.append(now)
-            if len(self._hits) > 10_000:  # forget addresses whose window has passed
-                for stale in [k for k, v in self._hits.items() if v[-1] <= now - window]:
-                    del self._hits[stale]
-            return True
+            blocked = len(self._recent(key, window, now)) >= limit
+            if not self._hits[key]:
+                del self._hits[key]
+            return blocked
 
+    def fail(self, key: str, window: float) -> None:
+        """Count one failure for the key."""
+        now = timeutil.now_ms() / 1000
+        with self._lock:
+            self._recent(key, window, now).append(now)
+            if len(self._hits) > 10_000:  # forget addresses whose window has passed
+                for stale in [k for k, v in self._hits.items() if not v or v[-1] <= now - window]:
+                    del self._hits[stale]
+
+
+def _limiter() -> tuple[RateLimiter, int, float]:
+    limit, window = current_app.config["JOIN_RATE_LIMIT"]
+    return current_app.extensions.setdefault("join_limiter", RateLimiter()), limit, window
+
+
+def _key(kind: str) -> str:
+    return f"{kind}:{request.remote_addr or '?'}"
 
 
 def attempt_allowed(kind: str) -> bool:
-    """Count one join or login attempt from this client address; False when it is over
-    JOIN_RATE_LIMIT (attempts per window of seconds)."""
-    limit, window = current_app.config["JOIN_RATE_LIMIT"]
-    limiter = current_app.extensions.setdefault("join_limiter", RateLimiter())
-    return limiter.hit(f"{kind}:{request.remote_addr or '?'}", limit, window)
+    """False when this client address has had JOIN_RATE_LIMIT failed join or login attempts
+    (failures per window of seconds); successful attempts do not count."""
+    limiter, limit, window = _limiter()
+    return not limiter.blocked(_key(kind), limit, window)
+
+
+def note_failed_attempt(kind: str) -> None:
+    """Count a failed join (wrong code) or login (wrong password) from this address."""
+    limiter, _limit, window = _limiter()
+    limiter.fail(_key(kind), window)
 
 
 def check_join_rate() -> None:
-    """Raise ApiError 429 when this client address made too many join attempts."""
+    """Raise ApiError 429 when this client address made too many failed join attempts."""
     if not attempt_allowed("join"):
         limit, window = current_app.config["JOIN_RATE_LIMIT"]
-        raise ApiError.rate_limited(f"too many join attempts: at most {limit} per {window} seconds")
+        raise ApiError.rate_limited(
+            f"too many wrong join codes: at most {limit} per {window} seconds")
 
 
 # --- organiser session (server-rendered pages) -------------------------------------------

@@ -31,7 +31,7 @@ class Config:
     MAX_CONTENT_LENGTH = 8 * 1024 * 1024  # bytes; larger bodies get 413
     SYNC_MAX_RECORDS = 500  # records per sync request; more get 413
     SYNC_PULL_LIMIT = 2000  # records returned per sync response at most
-    JOIN_RATE_LIMIT = (10, 60)  # join attempts per client address per window (seconds)
+    JOIN_RATE_LIMIT = (10, 60)  # failed join/login attempts per client address per window (s)
     CLOCK_MAX_AGE = 2  # seconds a clock response may be cached
     TRUST_PROXY = int(os.environ.get("TRUST_PROXY", "0"))  # X-Forwarded-* hops to trust
     PWA_DIST = os.environ.get("PWA_DIST")  # folder of the built judge app (default pwa/dist)

@@ -10,7 +10,14 @@ import segno
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
 from . import timeutil
-from .auth import attempt_allowed, check_organiser_password, csrf_token, organiser_password, organiser_required
+from .auth import (
+    attempt_allowed,
+    check_organiser_password,
+    csrf_token,
+    note_failed_attempt,
+    organiser_password,
+    organiser_required,
+)
 from .clock import bump, clock_state, end_round, pause_round, resume_round, start_round
 from .errors import ApiError
 from .events import (
@@ -66,6 +73,7 @@ def login():
             session["organiser"] = True
             target = request.args.get("next", "")
             return redirect(target if target.startswith("/organiser") else url_for(".index"))
+        note_failed_attempt("login")
         flash("Wrong password." if organiser_password() else
               "No organiser password is set (ORGANISER_PASSWORD).", "error")
     return render_template("organiser/login.html")

@@ -49,6 +49,21 @@ def test_join_attempts_are_rate_limited_per_address(app, client, event, now):
     assert client.post("/api/join", json=right).status_code == 200
 
 
+def test_successful_joins_do_not_count_toward_the_limit(app, client, event, now):
+    # a briefing: every judge joins from the venue's one address within a minute
+    right = {"code": event["code"], "device_name": "p", "judge_name": "j"}
+    codes = [client.post("/api/join", json={**right, "judge_name": f"Judge {i}"}).status_code
+             for i in range(15)]
+    assert codes == [200] * 15
+    wrong = {**right, "code": "WRONG123"}
+    codes = [client.post("/api/join", json=wrong).status_code for _ in range(11)]
+    assert codes == [404] * 10 + [429]
+    res = client.post("/api/join", json=right)
+    assert res.status_code == 429
+    assert res.get_json()["error"] == {
+        "code": "rate_limited", "message": "too many wrong join codes: at most 10 per 60 seconds"}
+
+
 @pytest.mark.parametrize("header", [None, "Bearer", "Bearer nonsense", "Basic abc"])
 def test_a_missing_or_wrong_token_is_401(client, event, header):
     headers = {"Authorization": header} if header else {}
