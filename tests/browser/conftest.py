@@ -243,6 +243,18 @@ class EventServer:
             pause_round(event)
             return clock_state(event)
 
+    def set_stage(self, slug, stage):
+        """Move the event to `stage` ("swiss" or "elimination"), as the organiser's page does."""
+        from server.clock import bump
+        from server.events import get_event
+        from server.extensions import db
+
+        with self.app.app_context():
+            event = get_event(slug)
+            event.stage = stage
+            bump(event)
+            db.session.commit()
+
     def set_role(self, slug, judge_name, role):
         """Give the device that joined as `judge_name` a role (as the organiser's page does)."""
         from server.events import get_event, set_role

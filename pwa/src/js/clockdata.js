@@ -2,7 +2,7 @@
 // the clock runs offline and after a reload, refreshed every few seconds while online.
 // Standalone use keeps a round started on this device in the same shape.
 import { api } from "./api.js";
-import { app } from "./state.js";
+import { app, followEvent } from "./state.js";
 import * as store from "./store.js";
 import { measureOffset, serverNow } from "./servertime.js";
 
@@ -30,6 +30,8 @@ export async function refreshClock(slug = app.session?.event?.slug) {
     if (slug === app.session?.event?.slug) {
       app.clock = clock;
       await store.set(`clock:${slug}`, clock);
+      // The organiser may have moved the event on (e.g. from Swiss rounds to the top cut).
+      await followEvent(clock.event);
     }
     clockEvents.dispatchEvent(new Event("change"));
     return clock;

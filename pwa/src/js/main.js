@@ -2,7 +2,7 @@
 // worker, the Python worker and the network, none of which the screen waits for.
 import { Workbox } from "../vendor/workbox-window.mjs";
 import { engineState, ready, startEngine } from "./engine.js";
-import { app, appJSON, saveSession, useRuleset } from "./state.js";
+import { app, appJSON, followEvent, saveSession, useRuleset } from "./state.js";
 import * as store from "./store.js";
 import { loadOffset } from "./servertime.js";
 import { keepFresh, loadClock, refreshClock } from "./clockdata.js";
@@ -69,10 +69,14 @@ export async function refreshDetail() {
   if (!s || s.standalone) return;
   try {
     const detail = await api(`/api/events/${encodeURIComponent(s.event.slug)}`, { token: s.token });
+    if (app.session?.event.slug !== s.event.slug) return;
     app.detail = detail;
     await store.set(`detail:${s.event.slug}`, detail);
-    // The organiser may have made this device head judge (or scorekeeper) since it joined.
-    if (detail.me?.role && detail.me.role !== s.role) await saveSession({ ...s, role: detail.me.role });
+    // The organiser may have changed the event's stage or made this device head judge (or
+    // scorekeeper) since it joined; screens that depend on the role are drawn again.
+    const role = app.session.role;
+    await followEvent(detail, detail.me?.role);
+    if (app.session.role !== role && ["history", "join"].includes(route().screen)) render();
   } catch { /* kept copy stays */ }
 }
 

@@ -112,6 +112,31 @@ export function penaltyName(p) {
   return found ? found.name : p;
 }
 
+const EVENT_FIELDS = ["stage", "level", "round_minutes", "games_per_match"];
+
+/** Follow the organiser's changes to the joined event (stage, level, round length, games per
+ * match, from the clock or the device endpoint) and to this device's role; kept in the saved
+ * session so every later engine request and record uses them. Resolves to true on a change. */
+export async function followEvent(summary, role = null) {
+  const s = app.session;
+  if (!s || s.standalone || !summary || summary.slug !== s.event.slug) return false;
+  const event = { ...s.event };
+  let changed = false;
+  for (const key of EVENT_FIELDS) {
+    if (key in summary && summary[key] !== event[key]) {
+      event[key] = summary[key];
+      changed = true;
+    }
+  }
+  const next = { ...s, event };
+  if (role && role !== s.role) {
+    next.role = role;
+    changed = true;
+  }
+  if (changed) await saveSession(next);
+  return changed;
+}
+
 /** Save the session (joined or standalone). */
 export async function saveSession(session) {
   app.session = session;
