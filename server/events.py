@@ -3,6 +3,7 @@ devices' roles, and the penalty list with its approval state (for pages and expo
 
 import csv
 import io
+from datetime import UTC, datetime, timedelta
 
 from . import timeutil
 from .auth import new_join_code, new_slug
@@ -177,20 +178,53 @@ def penalty_rows(event: Event) -> list[dict]:
 
 
 CSV_COLUMNS = ["seq", "id", "round", "table", "player", "player_name", "infraction", "penalty",
-               "head_judge", "approval", "voided", "judge", "device", "created_ms", "received_ms",
-               "notes"]
+               "head_judge", "approval", "voided", "judge", "device", "created_utc",
+               "received_utc", "created_ms", "received_ms", "notes"]
+# a spreadsheet runs a cell starting with one of these as a formula
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A value as safe to open in a spreadsheet: text starting like a formula gets a leading
+    single quote (the OWASP advice for CSV injection); other values are left as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def utc_iso(ms: int | None) -> str:
+    """Epoch ms as UTC ISO 8601 to the second (`2027-01-15T08:00:00Z`); empty when absent or
+    out of range."""
+    if ms is None:
+        return ""
+    try:
+        moment = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=ms)
+    except OverflowError:
+        return ""
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def write_csv(columns: list[str], rows) -> str:
+    """Rows (dicts) as CSV text with a header, every cell made safe by `csv_cell`."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
+    return out.getvalue()
 
 
 def penalties_csv(event: Event) -> str:
-    """The penalty list as CSV (columns CSV_COLUMNS; a list of penalties joined with '+')."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
+    """The penalty list as CSV (columns CSV_COLUMNS; a list of penalties joined with '+';
+    times both as UTC ISO 8601 and as epoch ms; formula-like text quoted, see csv_cell)."""
+    rows = []
     for row in penalty_rows(event):
         penalty = row["penalty"]
-        writer.writerow({**row, "penalty": "+".join(penalty) if isinstance(penalty, list)
-                         else (penalty or "")})
-    return out.getvalue()
+        rows.append({**row, "penalty": "+".join(penalty) if isinstance(penalty, list)
+                     else (penalty or ""),
+                     "created_utc": utc_iso(row["created_ms"]),
+                     "received_utc": utc_iso(row["received_ms"])})
+    return write_csv(CSV_COLUMNS, rows)
 
 
 def export_json(event: Event) -> dict:

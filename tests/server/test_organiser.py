@@ -160,3 +160,24 @@ def test_penalties_show_judge_and_approval_and_can_be_approved_and_exported(app,
 def test_the_event_list_links_every_event(organiser, event):
     page = organiser.get("/organiser/").get_data(as_text=True)
     assert re.search(rf'href="/organiser/events/{event["slug"]}">Spring Open<', page)
+
+
+def test_the_csv_export_neutralises_formulas_and_gives_utc_times(organiser, event, client, now):
+    phone = Phone(client, event, judge="=HYPERLINK(\"http://x\")", name="@SUM(A1)")
+    now.advance(90_500)
+    first = phone.penalty("+Wally", notes="=1+2")
+    first["created_ms"] = T0 + 1_000
+    phone.sync([first, phone.penalty("Tab", notes="\tlead"),
+                phone.penalty("-Ann", notes="plain note")])
+    text = organiser.get(f"/organiser/events/{event['slug']}/penalties.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [(r["player_name"], r["judge"], r["device"], r["notes"]) for r in rows] == [
+        ("'+Wally", "'=HYPERLINK(\"http://x\")", "'@SUM(A1)", "'=1+2"),
+        ("Tab", "'=HYPERLINK(\"http://x\")", "'@SUM(A1)", "'\tlead"),
+        ("'-Ann", "'=HYPERLINK(\"http://x\")", "'@SUM(A1)", "plain note")]
+    assert (rows[0]["created_utc"], rows[0]["received_utc"]) == (
+        "2027-01-15T08:00:01Z", "2027-01-15T08:01:30Z")
+    assert (rows[0]["created_ms"], rows[0]["received_ms"]) == (str(T0 + 1_000), str(T0 + 90_500))
+    # no cell of the file starts like a formula
+    for row in csv.reader(io.StringIO(text)):
+        assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row)
