@@ -3,8 +3,26 @@ import { append, h } from "../dom.js";
 import { api } from "../api.js";
 import { app } from "../state.js";
 import { openSession } from "../main.js";
+import { render as redraw } from "../router.js";
+import * as store from "../store.js";
+import { syncNow, syncState } from "../sync.js";
+
+/** Why this phone may not leave its event yet (records still to send), or null. Records are
+ * sent with this event's device token, so leaving before they reach the server would lose them. */
+async function leaveBlocked() {
+  const s = app.session;
+  if (!s || s.standalone) return null;
+  await syncNow();
+  const waiting = (await store.outbox()).filter((r) => r.event === s.event.slug).length;
+  if (!waiting) return null;
+  const what = waiting === 1 ? "1 record is" : `${waiting} records are`;
+  return syncState.revoked
+    ? `${what} still waiting to sync, and the event no longer accepts this phone. Ask the organiser, then join this event again; the records stay on this phone.`
+    : `${what} still waiting to sync. Connect to the event's network first, then leave.`;
+}
 
 export async function render(main, [codeArg]) {
+  const leaveStatus = h("p", { role: "status", "aria-live": "polite", id: "leave-status", class: "bad-text" });
   const status = h("p", { role: "status", "aria-live": "polite", id: "join-status" });
   const code = h("input", { id: "join-code", name: "code", autocomplete: "off", autocapitalize: "characters",
                             inputmode: "text", required: true, value: codeArg || "" });
@@ -15,6 +33,13 @@ export async function render(main, [codeArg]) {
   async function join(ev) {
     ev.preventDefault();
     status.textContent = "Joining…";
+    // Joining another event would drop this one's token; a fresh join of the same event
+    // (after the phone was revoked) is allowed.
+    const blocked = app.session && !app.session.standalone && !syncState.revoked ? await leaveBlocked() : null;
+    if (blocked) {
+      status.textContent = blocked;
+      return;
+    }
     try {
       const reply = await api("/api/join", {
         body: { code: code.value.trim(), device_name: device.value.trim() || "Phone", judge_name: judge.value.trim() },
@@ -61,7 +86,15 @@ export async function render(main, [codeArg]) {
     app.session.standalone ? h("p", { class: "muted" }, "Standalone: records stay on this phone.")
       : h("p", { class: "muted" }, `Joined as ${app.session.judge_name} (${(app.session.role || "").replace("_", " ")}).`),
     app.session.standalone ? null : h("p", {}, h("a", { href: `#/event/${app.session.event.slug}` }, "Players' page for this event")),
-    h("button", { type: "button", class: "secondary", onclick: async () => { await openSession(null); location.hash = "#/join"; } }, "Leave this event"),
+    h("button", { type: "button", class: "secondary", id: "leave-btn", onclick: async () => {
+      leaveStatus.textContent = "Checking for records still to send…";
+      const blocked = await leaveBlocked();
+      if (blocked) { leaveStatus.textContent = blocked; return; }
+      await openSession(null);
+      location.hash = "#/join";
+      redraw();
+    } }, "Leave this event"),
+    leaveStatus,
   ) : null;
 
   append(main,

@@ -1,7 +1,7 @@
 // Sync details: what waits to be sent, when the last sync worked, and rejected records with
 // the server's reason.
 import { append, h } from "../dom.js";
-import { app, eventRecords } from "../state.js";
+import { app, eventRecords, penaltyName, playerName } from "../state.js";
 import { syncNow, syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 
@@ -12,8 +12,10 @@ export async function render(main) {
   const { all } = await eventRecords();
   const waiting = all.filter((r) => r.sync === "pending");
   const rejected = all.filter((r) => r.sync === "rejected");
-  const line = (r) => h("li", { "data-record": r.id }, h("strong", {}, TYPE_NAMES[r.type] || r.type), ` · ${timeOfDay(r.created_ms)}`,
-    r.payload.table != null ? ` · table ${r.payload.table}` : "", r.reason ? h("div", { class: "bad-text" }, r.reason) : null);
+  const byId = new Map(all.map((r) => [r.id, r]));
+  const line = (r) => h("li", { "data-record": r.id }, h("strong", {}, TYPE_NAMES[r.type] || r.type),
+    describe(r, byId).map((part) => ` · ${part}`),
+    r.reason ? h("div", { class: "bad-text" }, "Server's reason: ", r.reason) : null);
   append(main,
     h("h1", {}, "Sync"),
     app.session.standalone ? h("p", {}, "Standalone use: records stay on this phone.") : h("div", {},
@@ -25,4 +27,31 @@ export async function render(main) {
     h("h2", {}, `Rejected by the server (${rejected.length})`),
     rejected.length ? h("ul", { id: "sync-rejected" }, rejected.map(line)) : h("p", { class: "muted" }, "None."),
   );
+}
+
+/** What a record says, in short parts: player, infraction and penalty (or minutes, or the
+ * result), table, round and the time it was made. Approvals and voids name their record. */
+function describe(r, byId) {
+  const p = r.payload || {};
+  const parts = [];
+  if (p.player != null) parts.push(playerName(p.player));
+  if (r.type === "penalty") {
+    const inf = (app.ruleset?.infractions || []).find((i) => i.id === p.infraction);
+    parts.push(inf ? inf.name : p.infraction, penaltyName(p.penalty));
+  }
+  if (r.type === "time_extension") parts.push(`+${p.minutes} min`);
+  if (r.type === "time_call" || r.type === "match_result") {
+    if (p.result) parts.push(p.result === "draw" ? "draw" : `player ${p.result} wins`);
+  }
+  if (r.type === "approval" || r.type === "void") {
+    const target = byId.get(p.record);
+    parts.push(target ? `of ${(TYPE_NAMES[target.type] || target.type).toLowerCase()} ${describe(target, byId).join(", ")}`
+      : "of a record not on this phone");
+    if (r.type === "approval") parts.push(p.approved ? "approve" : "refuse");
+    if (p.reason) parts.push(`reason: ${p.reason}`);
+  }
+  if (p.table != null) parts.push(`table ${p.table}`);
+  if (p.round != null) parts.push(`round ${p.round}`);
+  parts.push(timeOfDay(r.created_ms));
+  return parts;
 }
