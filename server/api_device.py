@@ -2,7 +2,6 @@
 player's penalty history."""
 
 from flask import current_app
-from flask_smorest import Blueprint
 
 from . import timeutil
 from .auth import bearer_device, require_role
@@ -10,6 +9,7 @@ from .clock import event_summary
 from .errors import ApiError
 from .events import get_event
 from .extensions import db
+from .jsonbody import Blueprint
 from .models import Record
 from .records import JUDGE_ROLES, effective, history_item
 from .schemas import EventDetailOut, HistoryOut, SyncIn, SyncOut
@@ -71,13 +71,20 @@ def sync(body, slug):
 def player_history(slug, player):
     """A player's earlier penalties at this event, from every device, as the engine's
     `facts.history` (oldest first; voided penalties left out). `player` is a player id or
-    a free-text name as recorded. Judges only (403 for a scorekeeper)."""
+    a free-text name as recorded. Judges only (403 for a scorekeeper). 404 for an id that is
+    not a player of this event, or a name no penalty of this event was recorded under."""
     event = get_event(slug)
     require_role(bearer_device(event), *JUDGE_ROLES)
-    key = int(player) if player.isdigit() else player
+    key = int(player) if player.isascii() and player.isdigit() else player
     records = db.session.scalars(db.select(Record).where(
         Record.event_id == event.id, Record.type.in_(("penalty", "void")))
         .order_by(Record.seq)).all()
+    if isinstance(key, int):
+        known = any(p.id == key for p in event.players)
+    else:
+        known = any(r.type == "penalty" and r.payload.get("player") == key for r in records)
+    if not known:
+        raise ApiError.not_found(f"player {player!r} of event {slug!r}")
     history = [history_item(r) for r in effective(records) if r.payload["player"] == key]
     return {"player": key, "history": history, "as_of_ms": timeutil.now_ms(),
             "cursor": event.last_seq}

@@ -6,7 +6,6 @@ Nothing here shows player names or penalties.
 import json
 
 from flask import current_app, jsonify
-from flask_smorest import Blueprint
 
 from . import rules, timeutil
 from .auth import check_join_rate, hash_token, new_token, note_failed_attempt
@@ -15,6 +14,7 @@ from .errors import ApiError
 from .events import get_event
 from .extensions import db
 from .http_cache import cached_json, etag_of
+from .jsonbody import Blueprint
 from .models import Device, Event
 from .schemas import ClockOut, EvaluateIn, JoinIn, JoinOut, RulesetOut, TimeOut
 

@@ -15,6 +15,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from .errors import first_error
 from .models import STAGES
 from .rules import penalty_ids
+from .schemas import MAX_BIGINT
 
 HEAD_ROLES = ("head_judge", "organiser")
 JUDGE_ROLES = ("floor_judge", *HEAD_ROLES)
@@ -146,7 +147,8 @@ class RecordSchema(Schema):
     device = fields.Integer(required=True, strict=True)
     judge = fields.String(required=True, validate=validate.Length(1, 100))
     event = fields.String(required=True)
-    created_ms = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    created_ms = fields.Integer(required=True, strict=True,
+                                validate=validate.Range(min=0, max=MAX_BIGINT))
     payload = fields.Dict(required=True)
 
 

@@ -114,10 +114,16 @@ class EventDetailOut(JoinEventOut):
     me = fields.Nested(MeOut)
 
 
+MAX_BIGINT = 2**63 - 1  # the database's largest integer (sequence numbers, ids)
+
+
 class SyncIn(Schema):
-    device = fields.Integer(required=True, strict=True)
-    cursor = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0))
-    records = fields.List(fields.Raw(), load_default=list)
+    device = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_BIGINT))
+    cursor = fields.Integer(load_default=0, strict=True,
+                            validate=validate.Range(min=0, max=MAX_BIGINT))
+    # each record is checked on its own (sync.push): a bad one, null included, is rejected
+    # with its reason and the rest are kept
+    records = fields.List(fields.Raw(allow_none=True), load_default=list)
 
 
 class ResultOut(Schema):

@@ -14,6 +14,7 @@ from . import timeutil
 from .extensions import db
 from .models import Device, Event, Player, Record
 from .records import HEAD_ROLES, TYPE_ROLES, check_shape
+from .schemas import MAX_BIGINT
 
 FIELDS = ("type", "device", "judge", "created_ms", "payload")
 
@@ -39,7 +40,8 @@ class _Batch:
         self.known = {r.id: r for r in db.session.scalars(
             db.select(Record).where(Record.id.in_(ids)))} if ids else {}
         players = {r["payload"]["player"] for r in recs
-                   if r["type"] == "penalty" and isinstance(r["payload"]["player"], int)}
+                   if r["type"] == "penalty" and isinstance(r["payload"]["player"], int)
+                   and 1 <= r["payload"]["player"] <= MAX_BIGINT}  # others match no row
         self.players = set(db.session.scalars(db.select(Player.id).where(
             Player.event_id == event.id, Player.id.in_(players)))) if players else set()
 

@@ -80,3 +80,16 @@ def test_the_endpoint_answers_each_case_as_the_cli_does(client, case, tmp_path, 
     else:
         assert res.status_code == 400
         assert res.get_json()["error"]["message"] in out.err
+
+
+@pytest.mark.parametrize(("facts", "message"), [
+    ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested deeper than 64 levels"),
+    ('{"infraction": "slow_play", "history": [], "x": NaN}', "NaN is not valid JSON"),
+])
+def test_evaluate_refuses_a_too_deep_or_non_finite_body_with_400(client, facts, message):
+    body = '{"query": "penalty", "event": {"level": "casual"}, "facts": ' + facts + "}"
+    res = client.post("/api/rulesets/wotf/evaluate", data=body,
+                      headers={"Content-Type": "application/json"})
+    assert res.status_code == 400
+    assert res.get_json() == {"error": {"code": "bad_request",
+                                        "message": f"invalid JSON body: {message}"}}

@@ -184,3 +184,74 @@ def test_player_history_is_every_devices_non_voided_penalties_oldest_first(app, 
          "intentional": False},
     ]
     assert body["cursor"] == 5
+
+
+def _raw_sync(client, phone, event, text):
+    return client.post(f"/api/events/{event['slug']}/sync", data=text,
+                       headers={**phone.headers, "Content-Type": "application/json"})
+
+
+def test_a_cursor_beyond_64_bits_is_400_naming_the_field(phone, client, event):
+    res = _raw_sync(client, phone, event,
+                    f'{{"device": {phone.id}, "cursor": 99999999999999999999999}}')
+    assert res.status_code == 400
+    assert res.get_json()["error"] == {
+        "code": "bad_request", "field": "cursor",
+        "message": "cursor: Must be greater than or equal to 0 and less than or equal to "
+                   "9223372036854775807."}
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ('{"device": %(d)d, "records": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "invalid JSON body: nested deeper than 64 levels"),
+    ('{"device": %(d)d, "records": [' + '{"a": ' * 70 + "1" + "}" * 70 + "]}",
+     "invalid JSON body: nested deeper than 64 levels"),
+    ('{"device": %(d)d, "cursor": NaN}', "invalid JSON body: NaN is not valid JSON"),
+    ('{"device": %(d)d, "records": [{"created_ms": Infinity}]}',
+     "invalid JSON body: Infinity is not valid JSON"),
+    ('{"device": %(d)d, "records": [{"created_ms": -Infinity}]}',
+     "invalid JSON body: -Infinity is not valid JSON"),
+])
+def test_a_too_deep_or_non_finite_body_is_400(phone, client, event, body, message):
+    res = _raw_sync(client, phone, event, body % {"d": phone.id})
+    assert res.status_code == 400
+    assert res.get_json() == {"error": {"code": "bad_request", "message": message}}
+
+
+def test_a_null_or_non_object_record_is_rejected_alone(phone, event):
+    good = phone.penalty(event["players"]["Ada Brook"])
+    huge_time = {**phone.penalty("Ben Carter"), "created_ms": 10**20}
+    huge_player = phone.penalty(10**20)
+    body = phone.sync([None, good, "x", [], huge_time, huge_player])
+    not_object = {"id": None, "status": "rejected", "reason": "a record must be a JSON object"}
+    assert body["results"] == [
+        not_object, {"id": good["id"], "status": "accepted"}, not_object, not_object,
+        {"id": huge_time["id"], "status": "rejected", "reason":
+         "created_ms: Must be greater than or equal to 0 and less than or equal to "
+         "9223372036854775807."},
+        {"id": huge_player["id"], "status": "rejected",
+         "reason": f"payload.player: no player {10**20} in this event"}]
+    assert [r["id"] for r in body["records"]] == [good["id"]]
+
+
+@pytest.mark.parametrize("player", ["999", "nobody", "-1", "²", "99999999999999999999999", "other"])
+def test_history_of_a_player_not_in_the_event_is_404(app, client, phone, event, player):
+    other = add_event(app, players=("Zed Other",))
+    if player == "other":
+        player = str(other["players"]["Zed Other"])
+    res = client.get(f"/api/events/{event['slug']}/players/{player}/history",
+                     headers=phone.headers)
+    assert res.status_code == 404
+    assert res.get_json() == {"error": {
+        "code": "not_found", "message": f"player {player!r} of event {event['slug']!r} not found"}}
+
+
+def test_history_of_a_player_without_penalties_or_under_a_recorded_name_is_200(phone, client, event):
+    ada = event["players"]["Ada Brook"]
+    res = client.get(f"/api/events/{event['slug']}/players/{ada}/history", headers=phone.headers)
+    assert (res.status_code, res.get_json()["history"]) == (200, [])
+    phone.sync([phone.penalty("Walk-in Wally")])
+    res = client.get(f"/api/events/{event['slug']}/players/Walk-in Wally/history",
+                     headers=phone.headers)
+    assert res.status_code == 200
+    assert [h["infraction"] for h in res.get_json()["history"]] == ["slow_play"]
