@@ -1,5 +1,6 @@
 // Module worker running the Python rules engine (shared_rules) in Pyodide.
-// Messages in: {id, action: "evaluate", payload: JSON text of the request}.
+// Messages in: {id, action: "evaluate", payload: JSON text of the request}, or
+// {id, action: "facts_read", payload: JSON text of {ruleset, query}}.
 // Messages out: {ready: true, ms, snapshot} once, then {id, result: JSON text} or {id, error: {...}}.
 //
 // Restarts are cut by a memory snapshot of the interpreter taken after the engine is
@@ -11,7 +12,7 @@ import { openDB } from "../vendor/idb.js";
 const WARM = `
 import json
 import shared_rules
-from shared_rules import RuleError, evaluate, list_rulesets, load_ruleset
+from shared_rules import RuleError, evaluate, introspect, list_rulesets, load_ruleset
 
 for _info in list_rulesets():
     load_ruleset(_info["id"])
@@ -23,6 +24,10 @@ def judge_eval(text):
     except RuleError as err:
         return json.dumps({"error": {"message": str(err), "field": getattr(err, "field", None),
                                      "allowed": getattr(err, "allowed", None)}}, default=str)
+
+
+def judge_facts_read(ruleset, query):
+    return json.dumps(sorted(introspect.facts_read(ruleset, query)))
 `;
 
 const t0 = performance.now();
@@ -87,7 +92,8 @@ async function start() {
       };
     }
   }
-  return { judgeEval: pyodide.globals.get("judge_eval"), from, makeSnapshot };
+  return { judgeEval: pyodide.globals.get("judge_eval"), judgeFactsRead: pyodide.globals.get("judge_facts_read"),
+           from, makeSnapshot };
 }
 
 const started = start();
@@ -106,6 +112,12 @@ const actions = {
     const reply = JSON.parse(judgeEval(text));
     if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error);
     return JSON.stringify(reply.answer);
+  },
+  // The facts a ruleset's query reads (from the rule data), as a JSON list of names.
+  async facts_read(text) {
+    const { judgeFactsRead } = await started;
+    const { ruleset, query } = JSON.parse(text);
+    return judgeFactsRead(ruleset, query);
   },
 };
 

@@ -2,6 +2,7 @@
 //   window.judge.ready            Promise, resolves (to the start time in ms) when Python is ready
 //   window.judge.evaluate(req)    Promise of the engine's answer for {ruleset, query, event, facts};
 //                                 rejects with an Error carrying .field and .allowed on a RuleError.
+//   window.judge.factsRead(ruleset, query)  Promise of the fact names that query reads
 let worker = null;
 let nextId = 1;
 const pending = new Map();
@@ -45,14 +46,29 @@ export function startEngine() {
   };
 }
 
-/** Evaluate a request; resolves to the answer as JSON text (exactly what Python wrote). */
-export function evaluateJSON(request) {
+function call(action, payload) {
   startEngine();
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject });
-    worker.postMessage({ id, action: "evaluate", payload: JSON.stringify(request) });
+    worker.postMessage({ id, action, payload: JSON.stringify(payload) });
   });
+}
+
+/** Evaluate a request; resolves to the answer as JSON text (exactly what Python wrote). */
+export function evaluateJSON(request) {
+  return call("evaluate", request);
+}
+
+const factsCache = new Map();
+/** The facts a ruleset's query reads (names), as the engine derives them from the rule data. */
+export function factsRead(ruleset, query) {
+  const key = `${ruleset}/${query}`;
+  if (!factsCache.has(key)) {
+    factsCache.set(key, call("facts_read", { ruleset, query }).then(JSON.parse));
+    factsCache.get(key).catch(() => factsCache.delete(key));
+  }
+  return factsCache.get(key);
 }
 
 /** Evaluate a request; resolves to the answer object. */
@@ -60,4 +76,4 @@ export async function evaluate(request) {
   return JSON.parse(await evaluateJSON(request));
 }
 
-window.judge = { ready, evaluate, evaluateJSON, state: engineState };
+window.judge = { ready, evaluate, evaluateJSON, factsRead, state: engineState };

@@ -81,13 +81,18 @@ export async function eventRecords() {
 }
 
 /** A player's penalty history for the engine: every non-voided, non-rejected penalty record
- * for that player (all judges), oldest first, as [{infraction, penalty, stage}]. */
+ * for that player (all judges), oldest first, as [{infraction, penalty, stage, intentional?, minor?}]. */
 export async function playerHistory(player) {
   const { all, voided } = await eventRecords();
   return all
     .filter((r) => r.type === "penalty" && !voided.has(r.id) && r.sync !== "rejected"
       && String(r.payload.player) === String(player))
-    .map((r) => ({ infraction: r.payload.infraction, penalty: r.payload.penalty, stage: r.payload.stage || "swiss" }));
+    .map((r) => {
+      // The penalty as recorded: an id, null, or a list (two game losses at once).
+      const item = { infraction: r.payload.infraction, penalty: r.payload.penalty, stage: r.payload.stage || "swiss" };
+      for (const key of ["intentional", "minor"]) if (typeof r.payload[key] === "boolean") item[key] = r.payload[key];
+      return item;
+    });
 }
 
 /** Display name of a player id (or the free text itself). */

@@ -3,7 +3,7 @@
 // requirement, options, lines to read out, source) and record it for a player and table.
 import { append, h, fill } from "../dom.js";
 import { app, addRecord, currentTables, penaltyName, playerHistory, playerName, request } from "../state.js";
-import { evaluate } from "../engine.js";
+import { evaluate, factsRead } from "../engine.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { ask, factSpec, humanize, setFact } from "./questions.js";
@@ -83,8 +83,25 @@ export async function render(main, [infractionArg]) {
         fill(out, h("p", { class: "bad-text" }, err.message));
         return;
       }
-      fill(out, card(inf, answer, player, Number(tableIn.value) || null, f));
+      // Where the policy leaves the class to the judge, the engine reads `issuing`.
+      const choosing = await factsRead(app.session.event.ruleset, "penalty").then(
+        (names) => names.includes("issuing"), () => false);
+      fill(out, card(inf, answer, player, Number(tableIn.value) || null, f,
+        choosing ? choosePenalty(f.issuing, answer.penalty == null && answer.stated === false) : null));
       out.querySelector("h2")?.focus();
+    }
+
+    // "Penalty the judge chooses": asks the engine again with facts.issuing.
+    function choosePenalty(current, open) {
+      const sel = h("select", { id: "pen-issuing" },
+        h("option", { value: "" }, open ? "Choose a penalty" : "The one the policy gives"),
+        (app.ruleset.penalties || []).map((p) => h("option", { value: p.id, selected: p.id === current }, p.name)));
+      sel.addEventListener("change", () => {
+        if (sel.value) given.issuing = sel.value;
+        else delete given.issuing;
+        decide();
+      });
+      return h("div", {}, h("label", { for: "pen-issuing" }, "Penalty the judge chooses"), sel);
     }
 
     return h("form", { onsubmit: decide, "aria-label": "Who and what" },
@@ -95,13 +112,19 @@ export async function render(main, [infractionArg]) {
       out);
   }
 
-  function card(inf, answer, player, table, f) {
+  function card(inf, answer, player, table, f, chooser) {
+    const notStated = answer.penalty == null && answer.stated === false;
     const asOf = app.session.standalone ? "history on this phone only"
       : syncState.last_ok_ms ? `history as of ${timeOfDay(syncState.last_ok_ms)} (last sync)` : "history not yet synced";
     const history = f.history.length ? `${f.history.length} earlier penalt${f.history.length === 1 ? "y" : "ies"}; ${asOf}` : `no earlier penalties; ${asOf}`;
     return h("section", { class: "card decision", id: "pen-card", "aria-labelledby": "pen-card-h" },
       h("h2", { id: "pen-card-h", tabindex: "-1" }, `${inf.name} — ${playerName(player)}`),
-      h("p", { class: "big-penalty", id: "pen-penalty", "data-penalty": JSON.stringify(answer.penalty) }, penaltyName(answer.penalty)),
+      notStated
+        ? h("div", { id: "pen-penalty", "data-penalty": "null", "data-stated": "false" },
+          h("p", { class: "big-penalty" }, "Not stated by this policy"),
+          h("p", { id: "pen-not-stated" }, "The policy does not state this penalty: the head judge decides."))
+        : h("p", { class: "big-penalty", id: "pen-penalty", "data-penalty": JSON.stringify(answer.penalty) }, penaltyName(answer.penalty)),
+      chooser,
       h("p", { class: "row" },
         answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, `Upgraded from ${penaltyName(answer.base_penalty)}`) : null,
         answer.head_judge ? h("span", { class: "tag hj", id: "pen-hj" }, "Head judge must confirm") : null,
@@ -125,6 +148,8 @@ export async function render(main, [infractionArg]) {
                           infraction: inf.id, penalty: answer.penalty, base_penalty: answer.base_penalty,
                           upgraded: answer.upgraded, head_judge: answer.head_judge, ruleset: e.ruleset,
                           level: e.level ?? null, stage: e.stage || "swiss" };
+        // Answers that can lower a later penalty (judicial guidelines) travel in the history.
+        for (const key of ["intentional", "minor"]) if (typeof f[key] === "boolean") payload[key] = f[key];
         const notes = document.getElementById("pen-notes").value.trim();
         if (notes) payload.notes = notes;
         const record = await addRecord("penalty", payload);

@@ -1,0 +1,98 @@
+"""Penalties the policy leaves to the judge: a penalty the policy does not state is never shown
+as "No penalty"; the judge chooses the class and the engine answers again from it. Answers
+that matter later (on purpose, minor) and multi-penalty records travel in the history."""
+
+import json
+
+from .conftest import PHONE, shoot, wait_python
+
+HISTORY = """async (player) => (await import('/js/state.js')).playerHistory(player)"""
+
+
+def standalone(page, url, ruleset, level=None):
+    page.goto(url + "/#/join")
+    page.select_option("#standalone-ruleset", ruleset)
+    if level:
+        page.select_option("#standalone-level", level)
+    page.fill("#judge-name", "Ola")
+    page.click("#standalone-btn")
+    page.wait_for_selector("main[data-screen=penalty]")
+
+
+def pick(page, search, infraction, player):
+    page.goto(page.url.split("#")[0] + "#/penalty")
+    page.fill("#pen-search", search)
+    page.click(f"[data-infraction={infraction}]")
+    page.fill("#pen-player", player)
+
+
+def shown_penalty(page):
+    return json.loads(page.get_attribute("#pen-penalty", "data-penalty"))
+
+
+def test_the_judge_chooses_what_the_policy_leaves_open(browser, static_server):
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        standalone(page, static_server.url, "dci-upg", "competitive")
+        wait_python(page)
+
+        pick(page, "missed trigger", "gpe_missed_trigger", "Pia")
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-card")
+        assert shown_penalty(page) is None
+        assert page.text_content("#pen-not-stated") == \
+            "The policy does not state this penalty: the head judge decides."
+        assert "No penalty" not in page.text_content("#pen-card")
+        shoot(page, "penalty-not-stated", at="#pen-card")
+        page.select_option("#pen-issuing", "warning")
+        page.wait_for_function(
+            "() => document.querySelector('#pen-penalty')?.dataset.penalty === '\"warning\"'")
+        assert page.locator("#pen-not-stated").count() == 0
+        assert page.input_value("#pen-issuing") == "warning"
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+
+        # Two game losses at once for tardiness, then another look-up for the same player.
+        pick(page, "late", "tardiness", "Rui")
+        page.click("#pen-decide")
+        page.fill(".question[data-fact=minutes_late] input", "11")
+        page.click(".question button[type=submit]")
+        page.wait_for_selector("#pen-card")
+        assert shown_penalty(page) == ["game_loss", "game_loss"]
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        assert page.evaluate(HISTORY, "Rui") == [
+            {"infraction": "tardiness", "penalty": ["game_loss", "game_loss"], "stage": "swiss"}]
+        pick(page, "slow", "slow_play", "Rui")
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-card")
+        assert shown_penalty(page) == "warning"
+        assert page.text_content("#pen-history").startswith("1 earlier penalty")
+        records = page.evaluate("() => window.judgeApp.records()")
+        assert [(r["payload"]["player"], r["payload"]["infraction"], r["payload"]["penalty"])
+                for r in records] == [("Pia", "gpe_missed_trigger", "warning"),
+                                      ("Rui", "tardiness", ["game_loss", "game_loss"])]
+
+        standalone(page, static_server.url, "judicial-guidelines")
+        pick(page, "procedural", "procedural_error", "Sol")
+        page.click("#pen-detail details summary")
+        page.select_option("#pen-fact-minor", "false")
+        page.click("#pen-decide")
+        page.click(".question[data-fact=intentional] [data-answer=no]")
+        page.click(".question[data-fact=disruptive] [data-answer=yes]")
+        page.wait_for_selector("#pen-card")
+        assert shown_penalty(page) == "notice"
+        page.select_option("#pen-issuing", "single_warning")
+        page.wait_for_function(
+            "() => document.querySelector('#pen-penalty')?.dataset.penalty === '\"single_warning\"'")
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        [record] = page.evaluate("() => window.judgeApp.records()")
+        assert {k: record["payload"][k] for k in ("penalty", "intentional", "minor")} == {
+            "penalty": "single_warning", "intentional": False, "minor": False}
+        assert page.evaluate(HISTORY, "Sol") == [
+            {"infraction": "procedural_error", "penalty": "single_warning", "stage": "swiss",
+             "intentional": False, "minor": False}]
+    finally:
+        ctx.close()
