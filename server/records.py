@@ -85,6 +85,9 @@ class PenaltyPayload(PayloadSchema):
     base_penalty = PenaltyIds(allow_none=True)
     upgraded = StrictBool()
     head_judge = StrictBool()
+    # facts the engine's downgrade options need in a later history (judicial guidelines)
+    intentional = StrictBool(allow_none=True)
+    minor = StrictBool(allow_none=True)
     ruleset = fields.String(validate=validate.Length(1, 64))
     level = fields.String(allow_none=True)
     stage = fields.String(allow_none=True, validate=validate.OneOf(STAGES))
@@ -200,12 +203,11 @@ def approval_state(penalty, approvals) -> str | None:
 
 def history_item(penalty) -> dict:
     """A penalty record as an item of the engine's `facts.history`: `{"infraction",
-    "penalty", "stage"}` plus `round`, `intentional`, `minor` when recorded. Where the record
-    issued several penalties (a list), the last (the most severe as issued) is given."""
+    "penalty", "stage"}` plus `round`, `intentional`, `minor` when recorded. `penalty` is
+    as recorded: a penalty id, null (no penalty), or a list of ids where the record issued
+    several."""
     p = penalty.payload
-    issued = p.get("penalty")
-    item = {"infraction": p["infraction"],
-            "penalty": issued[-1] if isinstance(issued, list) else issued,
+    item = {"infraction": p["infraction"], "penalty": p.get("penalty"),
             "stage": p.get("stage") or "swiss"}
     for key in ("round", "intentional", "minor"):
         if p.get(key) is not None:

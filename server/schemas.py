@@ -155,6 +155,7 @@ class SyncOut(Schema):
 class HistoryOut(Schema):
     player = fields.Raw()
     history = fields.List(fields.Dict(), metadata={
-        "description": "the engine's facts.history: {infraction, penalty, stage, ...}"})
+        "description": "the engine's facts.history: {infraction, penalty (an id, null or "
+                       "a list of ids, as recorded), stage, round?, intentional?, minor?}"})
     as_of_ms = fields.Integer()
     cursor = fields.Integer()

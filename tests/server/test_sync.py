@@ -180,8 +180,8 @@ def test_player_history_is_every_devices_non_voided_penalties_oldest_first(app, 
     body = res.get_json()
     assert body["history"] == [
         {"infraction": "slow_play", "penalty": "warning", "stage": "swiss", "round": 1},
-        {"infraction": "tardiness", "penalty": "game_loss", "stage": "elimination", "round": 2,
-         "intentional": False},
+        {"infraction": "tardiness", "penalty": ["game_loss", "game_loss"], "stage": "elimination",
+         "round": 2, "intentional": False},
     ]
     assert body["cursor"] == 5
 
@@ -255,3 +255,29 @@ def test_history_of_a_player_without_penalties_or_under_a_recorded_name_is_200(p
                      headers=phone.headers)
     assert res.status_code == 200
     assert [h["infraction"] for h in res.get_json()["history"]] == ["slow_play"]
+
+
+def test_history_gives_penalty_as_recorded_with_intentional_and_minor(phone, client, event):
+    ada = event["players"]["Ada Brook"]
+    records = [phone.penalty(ada, infraction="usc_minor", penalty=None, minor=True),
+               phone.penalty(ada, infraction="hce", penalty="disqualification", intentional=True,
+                             minor=False),
+               phone.penalty(ada, infraction="tardiness", penalty=["game_loss", "game_loss"],
+                             intentional=None)]
+    assert [r["status"] for r in phone.sync(records)["results"]] == ["accepted"] * 3
+    res = client.get(f"/api/events/{event['slug']}/players/{ada}/history", headers=phone.headers)
+    assert res.get_json()["history"] == [
+        {"infraction": "usc_minor", "penalty": None, "stage": "swiss", "round": 1, "minor": True},
+        {"infraction": "hce", "penalty": "disqualification", "stage": "swiss", "round": 1,
+         "intentional": True, "minor": False},
+        {"infraction": "tardiness", "penalty": ["game_loss", "game_loss"], "stage": "swiss",
+         "round": 1},
+    ]
+
+
+@pytest.mark.parametrize("field", ["intentional", "minor"])
+def test_intentional_and_minor_must_be_true_or_false(phone, event, field):
+    rec = phone.penalty(event["players"]["Ada Brook"], **{field: "yes"})
+    [result] = phone.sync([rec])["results"]
+    assert result == {"id": rec["id"], "status": "rejected",
+                      "reason": f"payload.{field}: must be true or false"}
