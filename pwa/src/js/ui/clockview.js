@@ -93,7 +93,14 @@ export async function render(main) {
     async function work(ev) {
       ev.preventDefault();
       const [, , fact] = REASONS.find(([id]) => id === reason.value);
-      const facts = { [fact]: Number(minutes.value) };
+      // Never ask the engine about an empty or non-numeric time: say which number is missing.
+      const taken = minutes.value.trim() === "" ? NaN : Number(minutes.value);
+      if (!Number.isFinite(taken) || taken < 0) {
+        fill(out, h("p", { class: "bad-text", id: "ext-missing" }, "Enter how long it took, in minutes (for example 4)."));
+        minutes.focus();
+        return;
+      }
+      const facts = { [fact]: taken };
       if (app.session.event.round_minutes) facts.round_minutes = app.session.event.round_minutes;
       fill(out, h("p", {}, "Asking the engine…"));
       if (!queries.includes("extension")) {
@@ -108,16 +115,27 @@ export async function render(main) {
           h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
           answer.notes.map((n) => h("p", { class: "muted" }, n)),
           h("p", { class: "source" }, answer.sources.join("; ")),
-          add > 0 ? h("button", { type: "button", id: "ext-add", onclick: () => addMinutes(add) },
+          add > 0 ? h("button", { type: "button", id: "ext-add", onclick: (ev) => addMinutes(add, ev.currentTarget) },
             `Add ${add} min to the table`) : null,
           add == null ? manual("") : null));
       } catch (err) {
         fill(out, h("p", { class: "bad-text" }, err.message));
       }
     }
-    async function addMinutes(add) {
+    let adding = false;
+    async function addMinutes(add, btn) {
+      if (adding) return;
       const t = Number(tableIn.value);
-      if (!t) { tableIn.focus(); return; }
+      if (!t) {
+        out.querySelector("#ext-missing")?.remove();
+        out.prepend(h("p", { class: "bad-text", id: "ext-missing" }, "Enter the table number first."));
+        tableIn.focus();
+        return;
+      }
+      // One tap, one record: the buttons stay disabled once the record is being made.
+      adding = true;
+      for (const b of out.querySelectorAll("#ext-add, #ext-manual-add")) b.disabled = true;
+      if (btn) btn.disabled = true;
       await addRecord("time_extension", { table: t, round: app.clock?.round?.number ?? 1, minutes: add, reason: reason.value });
       fill(extEl);
       await redraw();
@@ -127,8 +145,10 @@ export async function render(main) {
       const hj = h("input", { id: "ext-manual", type: "number", min: "0.5", step: "0.5", inputmode: "decimal" });
       return h("div", {}, text ? h("p", {}, text) : null,
         h("label", { for: "ext-manual" }, "Minutes the head judge gives"), hj,
-        h("button", { type: "button", id: "ext-manual-add", style: "margin-top:0.6rem", onclick: () => {
-          if (Number(hj.value) > 0) addMinutes(Number(hj.value));
+        h("button", { type: "button", id: "ext-manual-add", style: "margin-top:0.6rem", onclick: (ev) => {
+          const given = hj.value.trim() === "" ? NaN : Number(hj.value);
+          if (Number.isFinite(given) && given > 0) addMinutes(given, ev.currentTarget);
+          else { hj.focus(); hj.setAttribute("aria-invalid", "true"); }
         } }, "Add these minutes"));
     }
     fill(extEl, h("form", { class: "card", onsubmit: work, "aria-labelledby": "ext-h" },

@@ -1,0 +1,59 @@
+"""The Clock's time extension panel: a blank time gets no answer (the app says which number is
+missing), and a double tap on either add button makes one record."""
+
+from .conftest import PHONE
+from .helpers import join
+
+
+def extensions(page):
+    return [(r["payload"]["table"], r["payload"]["minutes"], r["payload"]["reason"])
+            for r in page.evaluate("() => window.judgeApp.records()")
+            if r["type"] == "time_extension"]
+
+
+def double_tap(page, selector):
+    """Two taps before the first one's record is stored (the slowest phone's case)."""
+    page.eval_on_selector(selector, "el => { el.click(); el.click(); }")
+
+
+def test_blank_minutes_ask_for_a_number_and_a_double_tap_adds_once(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Vic")
+        page.click("[aria-label='Add time to table 2']")
+        page.select_option("#ext-reason", "deck_check")
+        page.click("#ext-work")
+        page.wait_for_selector("#ext-missing")
+        assert page.text_content("#ext-missing") == \
+            "Enter how long it took, in minutes (for example 4)."
+        assert page.locator("#ext-result").count() == 0
+
+        page.fill("#ext-minutes", "6")
+        page.click("#ext-work")
+        page.wait_for_selector("#ext-result")
+        assert page.text_content("#ext-result") == "+9 min"
+        double_tap(page, "#ext-add")
+        page.wait_for_function(
+            "() => document.querySelector('li[data-table=\"2\"] .ext')?.textContent === '+9 min'")
+        page.wait_for_timeout(300)
+        assert extensions(page) == [(2, 9, "deck_check")]
+
+        # Where the policy states nothing the head judge's minutes are typed in.
+        page.click("[aria-label='Add time to table 1']")
+        page.select_option("#ext-reason", "tardiness")
+        page.fill("#ext-minutes", "4")
+        page.click("#ext-work")
+        page.wait_for_selector("#ext-manual")
+        page.click("#ext-manual-add")
+        assert page.get_attribute("#ext-manual", "aria-invalid") == "true"
+        page.fill("#ext-manual", "3")
+        double_tap(page, "#ext-manual-add")
+        page.wait_for_function(
+            "() => document.querySelector('li[data-table=\"1\"] .ext')?.textContent === '+3 min'")
+        page.wait_for_timeout(300)
+        assert extensions(page) == [(2, 9, "deck_check"), (1, 3, "tardiness")]
+    finally:
+        ctx.close()
