@@ -150,8 +150,8 @@ def organiser_device(event: Event) -> Device:
 def penalty_rows(event: Event) -> list[dict]:
     """Every penalty of the event, oldest first, with who recorded it and its approval
     state: `{"id", "seq", "player", "player_name", "round", "table", "infraction",
-    "penalty", "head_judge", "approval", "voided", "judge", "device", "created_ms",
-    "received_ms", "notes"}`."""
+    "penalty", "head_judge", "approval", "voided", "judge", "device", "device_id",
+    "created_ms", "received_ms", "notes"}`."""
     records = db.session.scalars(db.select(Record).where(
         Record.event_id == event.id, Record.type.in_(("penalty", "approval", "void")))
         .order_by(Record.seq)).all()
@@ -172,7 +172,8 @@ def penalty_rows(event: Event) -> list[dict]:
             "round": p.get("round"), "table": p.get("table"), "infraction": p["infraction"],
             "penalty": p["penalty"], "head_judge": bool(p.get("head_judge")),
             "approval": approval_state(r, approvals), "voided": r.id not in live_ids,
-            "judge": r.judge, "device": devices.get(r.device_id), "created_ms": r.created_ms,
+            "judge": r.judge, "device": devices.get(r.device_id), "device_id": r.device_id,
+            "created_ms": r.created_ms,
             "received_ms": r.received_ms, "notes": p.get("notes")})
     return rows
 

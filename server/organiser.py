@@ -34,7 +34,7 @@ from .events import (
 )
 from .extensions import db
 from .models import STAGES, Device, Event
-from .rules import RuleError, rulesets
+from .rules import RuleError, load_ruleset, rulesets
 from .sync import push
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser", template_folder="templates")
@@ -116,12 +116,86 @@ def new_event():
 def event_page(slug):
     event = get_event(slug)
     clock = clock_state(event)
+    now = timeutil.now_ms()
     players = {p.id: p.name for p in event.players}
-    devices = [d for d in event.devices if d.role != "organiser"]
+    infractions, penalty_names = rule_names(event.ruleset)
+    devices = device_rows(event)
+    labels = {d["id"]: f"{d['name']} #{d['id']}" for d in devices}
+    penalties = []
+    for row in penalty_rows(event):
+        issued = row["penalty"]
+        issued = issued if isinstance(issued, list) else [issued] if issued else []
+        penalties.append({
+            **row, "device": labels.get(row["device_id"], row["device"]),
+            "infraction_name": infractions.get(row["infraction"], _readable(row["infraction"])),
+            "penalty_name": " + ".join(penalty_names.get(i, _readable(i)) for i in issued)
+            or "no penalty"})
     return render_template(
         "organiser/event.html", event=event, clock=clock, players=players, devices=devices,
-        penalties=penalty_rows(event), join_url=_join_url(event), now_ms=timeutil.now_ms(),
+        penalties=penalties, join_url=_join_url(event), now_ms=now,
+        time_left=_time_left(clock["round"], now), ago=lambda ms: _ago(ms, now),
         qr_svg=segno.make(_join_url(event), error="m").svg_inline(scale=4))
+
+
+def _readable(rule_id: str) -> str:
+    return rule_id.replace("_", " ")
+
+
+def rule_names(ruleset_id: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(infraction id → name, penalty id → name) from the ruleset's JSON."""
+    try:
+        data = load_ruleset(ruleset_id)
+    except RuleError:
+        return {}, {}
+    return ({i["id"]: i.get("name") or i["id"] for i in data.get("infractions", [])},
+            {p["id"]: p.get("name") or p["id"] for p in data.get("penalties", [])})
+
+
+def device_rows(event: Event) -> list[dict]:
+    """The event's devices (not the organiser's) by judge, oldest join first: `{"id",
+    "label", "judge", "name", "role", "created_ms", "last_seen_ms", "revoked_ms",
+    "joins", "current"}`. Where one judge joined more than once, `current` marks the
+    device that synced last (a device that never synced counts from its join)."""
+    devices = [d for d in event.devices if d.role != "organiser"]
+    by_judge: dict[str, list[Device]] = {}
+    for d in devices:
+        by_judge.setdefault(d.judge_name.strip().casefold(), []).append(d)
+    rows = []
+    for group in by_judge.values():
+        live = [d for d in group if d.revoked_ms is None]
+        current = max(live, key=lambda d: (d.last_seen_ms or d.created_ms, d.id)) if live else None
+        for d in sorted(group, key=lambda d: (d.created_ms, d.id)):
+            rows.append({"id": d.id, "label": f"{d.judge_name} · {d.name} #{d.id}",
+                         "judge": d.judge_name, "name": d.name, "role": d.role,
+                         "created_ms": d.created_ms, "last_seen_ms": d.last_seen_ms,
+                         "revoked_ms": d.revoked_ms, "joins": len(group),
+                         "current": d is current})
+    return sorted(rows, key=lambda r: (r["judge"].casefold(), r["created_ms"], r["id"]))
+
+
+def _time_left(rnd: dict | None, now: int) -> str | None:
+    """The round's time left as m:ss (also while paused: what is left when it resumes);
+    None for no round, an ended or an untimed one."""
+    if not rnd or rnd["state"] == "ended" or rnd["round_minutes"] is None:
+        return None
+    if rnd["state"] == "paused":
+        end = rnd["started_ms"] + round(rnd["round_minutes"] * 60_000) + rnd["paused_ms"]
+        left = end - rnd["pauses"][-1]["start_ms"]
+    else:
+        left = rnd["end_ms"] - now
+    seconds = max(0, left) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _ago(ms: int | None, now: int) -> str:
+    if ms is None:
+        return "never"
+    minutes = max(0, now - ms) // 60_000
+    if minutes < 1:
+        return "just now"
+    if minutes < 60:
+        return f"{minutes} min ago"
+    return f"{minutes // 60} h {minutes % 60} min ago"
 
 
 def _join_url(event: Event) -> str:

@@ -54,3 +54,12 @@ def app_root():
     response = send_from_directory(folder, "index.html")
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """The app's icon for the browser tab (the organiser pages too); 204 when not built."""
+    icon = dist(current_app.config) / "icons" / "icon-192.png"
+    if not icon.exists():
+        return "", 204
+    return send_from_directory(icon.parent, icon.name, mimetype="image/png", max_age=86400)

@@ -181,3 +181,80 @@ def test_the_csv_export_neutralises_formulas_and_gives_utc_times(organiser, even
     # no cell of the file starts like a formula
     for row in csv.reader(io.StringIO(text)):
         assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row)
+
+
+def _event_page(organiser, event):
+    return html.unescape(organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True))
+
+
+def test_penalties_show_infraction_and_penalty_names_with_the_actions_in_a_stacked_table(
+        organiser, event, client):
+    phone = Phone(client, event, judge="Jo Judge", name="Phone")
+    phone.sync([phone.penalty("Ada Brook", infraction="usc_minor", penalty="game_loss",
+                              head_judge=True),
+                phone.penalty("Ben Carter", infraction="tardiness",
+                              penalty=["game_loss", "game_loss"]),
+                phone.penalty("Chloe Diaz", infraction="slow_play", penalty=None)])
+    page = _event_page(organiser, event)
+    table = page[page.index('<table class="stack" id="penalties">'):]
+    table = table[:table.index("</table>")]
+    assert "Unsporting Conduct — Minor" in table and "usc_minor<" not in table
+    assert ">Game Loss<" in table and "game_loss<" not in table
+    assert ">Game Loss + Game Loss<" in table
+    assert "Tournament Error — Slow Play" in table and ">no penalty<" in table
+    assert f"Jo Judge <span class=\"muted\">(Phone #{phone.id})</span>" in table
+    # on a phone the row is a card with the approval cell (class actions) on top
+    assert '<td data-label="Head judge" class="actions">pending' in table
+    assert "table.stack td.actions { order: -1; }" in page
+
+
+def test_devices_are_named_by_judge_and_a_rejoin_shows_which_is_current(organiser, event, client, now):
+    first = Phone(client, event, judge="Jo Judge", name="Phone")
+    first.sync()
+    now.advance(5 * 60_000)
+    second = Phone(client, event, judge="Jo Judge", name="Phone")
+    other = Phone(client, event, judge="Max Mills", name="Phone")
+    now.advance(60_000)
+    second.sync()
+    page = _event_page(organiser, event)
+    table = page[page.index('<table class="stack" id="devices">'):]
+    rows = re.findall(r"<tr[^>]*>\s*<td data-label=\"Judge\" class=\"lead\">(.*?)</td>\s*"
+                      r"<td data-label=\"Device\">(.*?)</td>\s*<td data-label=\"Joined\">(.*?)</td>\s*"
+                      r"<td data-label=\"Last sync\">(.*?)</td>", table)
+    assert rows == [
+        ("Jo Judge <span class=\"muted\">(earlier join)</span>",
+         f"Phone <span class=\"muted\">#{first.id}</span>", "6 min ago", "6 min ago"),
+        ("Jo Judge <strong class=\"tag\">current</strong>",
+         f"Phone <span class=\"muted\">#{second.id}</span>", "1 min ago", "just now"),
+        ("Max Mills", f"Phone <span class=\"muted\">#{other.id}</span>", "1 min ago", "never")]
+
+
+def test_a_paused_round_shows_its_time_left_once_and_controls_come_before_the_qr(organiser, event, now):
+    organiser.form(f"/organiser/events/{event['slug']}/round", action="start", round_minutes="40")
+    now.advance(60_000)
+    page = _event_page(organiser, event)
+    assert re.search(r'id="clock"[^>]*>39:00</p>', page)
+    organiser.form(f"/organiser/events/{event['slug']}/round", action="pause")
+    now.advance(5 * 60_000)
+    page = _event_page(organiser, event)
+    assert re.search(r'id="clock"[^>]*>39:00</p>', page)
+    assert page.count("paused") == 1
+    assert page.index("<h2>Round clock</h2>") < page.index('value="resume"') \
+        < page.index("<h2>Join</h2>") < page.index("<svg")
+    organiser.form(f"/organiser/events/{event['slug']}/round", action="end")
+    page = _event_page(organiser, event)
+    assert 'id="clock"' not in page and page.count("ended") == 1
+
+
+def test_the_favicon_is_the_apps_icon_or_no_content(tmp_path, request):
+    from server_helpers import make_app
+
+    dist = tmp_path / "dist"
+    (dist / "icons").mkdir(parents=True)
+    (dist / "index.html").write_text("<!doctype html>")
+    client = make_app("sqlite", tmp_path, request, PWA_DIST=str(dist)).test_client()
+    assert client.get("/favicon.ico").status_code == 204
+    (dist / "icons" / "icon-192.png").write_bytes(b"\x89PNG\r\n\x1a\nicon")
+    with client.get("/favicon.ico") as res:
+        assert (res.status_code, res.mimetype, res.get_data()) == (200, "image/png", b"\x89PNG\r\n\x1a\nicon")
+    assert '<link rel="icon" href="/favicon.ico">' in client.get("/organiser/login").get_data(as_text=True)
