@@ -37,3 +37,29 @@ def test_a_stage_change_reaches_the_phone_and_its_answers(browser, flask_server)
         assert record["payload"]["stage"] == "elimination"
     finally:
         ctx.close()
+
+
+def test_a_new_role_is_picked_up_on_the_next_sync(browser, flask_server):
+    event = flask_server.make_event("judicial-guidelines", None)
+    player = event["players"][0]
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Wes")
+        look_up_penalty(page, "cheat", "cheating", player["id"])
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        wait_synced(page)
+        page.goto(flask_server.url + f"/#/history/{player['id']}")
+        page.wait_for_selector("#history-records li")
+        assert page.locator("#history-records [data-approve]").count() == 0
+
+        flask_server.set_role(event["slug"], "Wes", "head_judge")
+        page.evaluate("() => window.judgeApp.syncNow()")
+        page.wait_for_selector("#history-records [data-approve=true]")
+        assert page.evaluate("() => window.judgeApp.app.session.role") == "head_judge"
+        page.click("#history-records [data-approve=true]")
+        page.wait_for_function(
+            "() => /approved by Wes/.test(document.querySelector('#history-records')?.textContent)")
+    finally:
+        ctx.close()
