@@ -117,6 +117,21 @@ def test_players_page_shows_the_clock_and_time_rules_without_names(browser, flas
         ctx.close()
 
 
+def test_players_page_says_when_the_policy_has_no_time_procedure(browser, flask_server):
+    event = flask_server.make_event("dci-upg", "competitive", round_minutes=50)
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(flask_server.url + f"/#/event/{event['slug']}")
+        page.wait_for_selector("#pub-no-procedure")
+        assert page.text_content("#pub-no-procedure") == (
+            "This policy does not describe an end-of-match procedure. If time runs out, ask a judge.")
+        assert "More about time" not in page.text_content("#pub-rules")
+        assert page.locator("#pub-rules .card").count() == 0
+    finally:
+        ctx.close()
+
+
 def test_standalone_policy_without_a_server_answers_and_keeps_records(browser, static_server):
     ctx = browser.new_context(viewport=PHONE)
     try:

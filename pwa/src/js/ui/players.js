@@ -7,7 +7,8 @@ import * as store from "../store.js";
 import { measureOffset, serverNow } from "../servertime.js";
 import { formatLeft, roundLeft, timeOfDay } from "../clock.js";
 
-const TIME_TOPIC = /time|turn|extension|draw|sudden|round/;
+// Topics about the clock and the end of a match (by id and name); others stay off this page.
+const TIME_TOPIC = /time|extension|sudden|elimination/i;
 
 export async function render(main, [slug]) {
   const key = `public-clock:${slug}`;
@@ -34,9 +35,13 @@ export async function render(main, [slug]) {
     fill(rules, h("h2", { id: "pub-rules-h" }, "What happens at time"),
       h("p", {}, `${ruleset.title}${level ? ` · ${level.name}` : ""} · ${clock.event.stage === "elimination" ? "top cut" : "Swiss rounds"}${clock.event.games_per_match ? ` · best of ${clock.event.games_per_match}` : ""}`),
       atTime,
-      h("h3", {}, "More about time"),
-      (topics.length ? topics : ruleset.topics || []).map((t) => h("div", { class: "card" }, h("h4", {}, t.name), h("p", {}, t.summary))));
+      topics.length ? h("h3", {}, "More about time") : null,
+      topics.map((t) => h("div", { class: "card" }, h("h4", {}, t.name), h("p", {}, t.summary))));
     if (ruleset.queries?.time_call) showAtTime(atTime);
+    else {
+      fill(atTime, h("p", { id: "pub-no-procedure" },
+        "This policy does not describe an end-of-match procedure. If time runs out, ask a judge."));
+    }
   }
 
   // This event's own answer from the rules engine (the server runs the same Python code),
