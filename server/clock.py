@@ -50,16 +50,29 @@ def round_end_ms(rnd: Round) -> int | None:
     return rnd.started_ms + round(rnd.round_minutes * 60_000) + paused_ms(rnd)
 
 
+ROUND_MINUTES = (1, 600)  # the range a round's length may take
+
+
+def check_round_minutes(minutes: float | None) -> None:
+    """Raise ApiError 400 (field `round_minutes`) unless `minutes` is None or within
+    ROUND_MINUTES."""
+    low, high = ROUND_MINUTES
+    if minutes is not None and not low <= minutes <= high:
+        raise ApiError.bad_request(
+            f"round minutes must be between {low} and {high}, not {minutes:g}", "round_minutes")
+
+
 def start_round(event: Event, round_minutes: float | None = None, untimed: bool = False) -> Round:
     """Start the next round (number = last + 1) now. Minutes default to the event's;
     `untimed` starts a round without an end (e.g. a top-cut round).
 
     Raises ApiError 409 while another round is running or paused, 400 when neither the call
-    nor the event gives the round's length.
+    nor the event gives the round's length or the length is outside ROUND_MINUTES.
     """
     last = current_round(event)
     if last is not None and last.ended_ms is None:
         raise ApiError.conflict(f"round {last.number} has not ended")
+    check_round_minutes(round_minutes)
     minutes = None if untimed else (round_minutes or event.round_minutes)
     if minutes is None and not untimed:
         raise ApiError.bad_request("give the round's minutes: this event has no round length", "round_minutes")

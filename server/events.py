@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from . import timeutil
 from .auth import new_join_code, new_slug
-from .clock import bump, event_summary
+from .clock import bump, check_round_minutes, event_summary
 from .errors import ApiError
 from .extensions import db
 from .models import ROLES, Device, Event, Pairing, Player, Record
@@ -31,7 +31,9 @@ def create_event(name: str, ruleset: str, level: str | None = None, stage: str =
 
     Raises RuleError (field `ruleset` or `level`) for a ruleset or level the engine does not
     know; `level` is required where the ruleset has levels and must be absent otherwise.
+    Raises ApiError 400 for round minutes outside 1 to 600 (clock.ROUND_MINUTES).
     """
+    check_round_minutes(round_minutes)
     if ruleset not in ruleset_ids():
         raise RuleError(f"unknown ruleset {ruleset!r}", field="ruleset", allowed=ruleset_ids())
     allowed = levels(ruleset)
@@ -57,33 +59,46 @@ def engine_event(event: Event) -> dict:
     return {k: v for k, v in context.items() if v is not None}
 
 
-def _rows(text: str) -> list[dict]:
+def _rows(text: str) -> list[tuple[int, dict]]:
+    """(line number, row) of each CSV row that is not blank, values stripped."""
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     if not reader.fieldnames:
         raise ApiError.bad_request("the CSV is empty", "csv")
     reader.fieldnames = [f.strip().lower() for f in reader.fieldnames]
-    return [{k: (v or "").strip() for k, v in row.items() if k} for row in reader]
+    rows = []
+    for row in reader:
+        values = {k: (v or "").strip() for k, v in row.items() if k}
+        if any(values.values()):
+            rows.append((reader.line_num, values))
+    return rows
 
 
-def import_players(event: Event, text: str) -> int:
+def import_players(event: Event, text: str) -> tuple[int, list[str]]:
     """Add players from CSV with a `name` column (optional `id`: an outside id such as a
-    membership number). Names already in the event are skipped. Returns how many were added.
+    membership number). Blank lines are skipped. Returns (how many were added, what was
+    skipped: `"Ada Brook (already in the event)"` or `"... (twice in the CSV)"`).
     Raises ApiError 400 naming the line of a row without a name."""
     rows = _rows(text)
-    if rows and "name" not in rows[0]:
+    if rows and "name" not in rows[0][1]:
         raise ApiError.bad_request("the CSV needs a 'name' column", "csv")
-    known = {p.name for p in event.players}
-    added = 0
-    for line, row in enumerate(rows, start=2):
-        if not row.get("name"):
+    existing = {p.name for p in event.players}
+    seen: set[str] = set()
+    added, skipped = 0, []
+    for line, row in rows:
+        name = row.get("name")
+        if not name:
             raise ApiError.bad_request(f"line {line}: no name", "csv")
-        if row["name"] in known:
+        if name in existing:
+            skipped.append(f"{name} (already in the event)")
             continue
-        known.add(row["name"])
-        event.players.append(Player(name=row["name"], external_id=row.get("id") or None))
+        if name in seen:
+            skipped.append(f"{name} (twice in the CSV)")
+            continue
+        seen.add(name)
+        event.players.append(Player(name=name, external_id=row.get("id") or None))
         added += 1
     db.session.commit()
-    return added
+    return added, skipped
 
 
 def import_pairings(event: Event, round_number: int, text: str) -> int:
@@ -93,7 +108,7 @@ def import_pairings(event: Event, round_number: int, text: str) -> int:
     rows = _rows(text)
     by_name = {p.name: p.id for p in event.players}
     tables = []
-    for line, row in enumerate(rows, start=2):
+    for line, row in rows:
         try:
             number = int(row.get("table", ""))
         except ValueError:

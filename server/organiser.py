@@ -102,10 +102,10 @@ def new_event():
     try:
         event = create_event(
             form.get("name", "").strip() or "Event", ruleset, level=level or None, stage=form.get("stage") or "swiss",
-            games_per_match=int(form["games_per_match"]) if form.get("games_per_match") else None,
-            round_minutes=float(form["round_minutes"]) if form.get("round_minutes") else None,
+            games_per_match=_form_number("games_per_match", int, "games per match"),
+            round_minutes=_form_number("round_minutes", float, "round minutes"),
             game=form.get("game") or None)
-    except (RuleError, ValueError) as err:
+    except (ApiError, RuleError) as err:
         flash(str(err), "error")
         return redirect(url_for(".index"))
     return redirect(url_for(".event_page", slug=event.slug))
@@ -198,6 +198,17 @@ def _ago(ms: int | None, now: int) -> str:
     return f"{minutes // 60} h {minutes % 60} min ago"
 
 
+def _form_number(key: str, kind, label: str):
+    """The form's number `key` (None when empty); ApiError 400 naming `label` otherwise."""
+    text = request.form.get(key, "").strip()
+    if not text:
+        return None
+    try:
+        return kind(text)
+    except ValueError:
+        raise ApiError.bad_request(f"{label} must be a number, not {text!r}", key) from None
+
+
 def _join_url(event: Event) -> str:
     return f"{request.url_root}#/join/{event.join_code}"
 
@@ -209,8 +220,7 @@ def round_action(slug):
     event = get_event(slug)
     action = request.form.get("action")
     if action == "start":
-        minutes = request.form.get("round_minutes")
-        rnd = start_round(event, float(minutes) if minutes else None,
+        rnd = start_round(event, _form_number("round_minutes", float, "round minutes"),
                           untimed=bool(request.form.get("untimed")))
         return f"Round {rnd.number} started."
     actions = {"pause": pause_round, "resume": resume_round, "end": end_round}
@@ -245,8 +255,11 @@ def _csv_text() -> str:
 @organiser_required
 @_form_action
 def players(slug):
-    added = import_players(get_event(slug), _csv_text())
-    return f"{added} players added."
+    added, skipped = import_players(get_event(slug), _csv_text())
+    message = f"{added} player{'' if added == 1 else 's'} added."
+    if skipped:
+        message += " Skipped: " + "; ".join(skipped) + "."
+    return message
 
 
 @bp.post("/events/<slug>/pairings")

@@ -258,3 +258,39 @@ def test_the_favicon_is_the_apps_icon_or_no_content(tmp_path, request):
     with client.get("/favicon.ico") as res:
         assert (res.status_code, res.mimetype, res.get_data()) == (200, "image/png", b"\x89PNG\r\n\x1a\nicon")
     assert '<link rel="icon" href="/favicon.ico">' in client.get("/organiser/login").get_data(as_text=True)
+
+
+def test_player_import_skips_blank_lines_and_reports_duplicates(app, organiser, event):
+    organiser.form(f"/organiser/events/{event['slug']}/players", csv="name\nAda Brook\n")
+    page = organiser.form(f"/organiser/events/{event['slug']}/players",
+                          csv="name,id\nBen Carter,7\n\n   \n,\nAda Brook,\nChloe Diaz,\nBen Carter,8\n")
+    assert "2 players added. Skipped: Ada Brook (already in the event); Ben Carter (twice in the CSV)." \
+        in html.unescape(page.get_data(as_text=True))
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        assert [(p.name, p.external_id) for p in ev.players] == [
+            ("Ada Brook", None), ("Ben Carter", "7"), ("Chloe Diaz", None)]
+    bad = organiser.form(f"/organiser/events/{event['slug']}/players", csv="name,id\n\nDan Eve,1\n,5\n")
+    assert "line 4: no name" in bad.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("minutes", "message"), [
+    ("0", "round minutes must be between 1 and 600, not 0"),
+    ("601", "round minutes must be between 1 and 600, not 601"),
+    ("-5", "round minutes must be between 1 and 600, not -5"),
+    ("nan", "round minutes must be between 1 and 600, not nan"),
+    ("abc", "round minutes must be a number, not 'abc'"),
+])
+def test_round_minutes_outside_1_to_600_are_refused_clearly(app, organiser, event, minutes, message):
+    page = organiser.form("/organiser/events", name="Odd", ruleset_level="wotf|casual",
+                          round_minutes=minutes)
+    assert message in html.unescape(page.get_data(as_text=True))
+    page = organiser.form(f"/organiser/events/{event['slug']}/round", action="start",
+                          round_minutes=minutes)
+    assert message in html.unescape(page.get_data(as_text=True))
+    with app.app_context():
+        assert db.session.scalar(db.select(Event).where(Event.name == "Odd")) is None
+    page = organiser.form("/organiser/events", name="Long", ruleset_level="wotf|casual",
+                          round_minutes="600")
+    with app.app_context():
+        assert db.session.scalar(db.select(Event.round_minutes).where(Event.name == "Long")) == 600.0
