@@ -38,7 +38,23 @@ def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask
         page.click(".question button[type=submit]")
         page.wait_for_selector("#tc-result")
         assert page.get_attribute("#tc-result [data-match]", "data-match") == "draw"
-        shoot(page, "time-call", at="#tc-result")
+        # Each step shows only its new lines; earlier steps are folded, one tap away.
+        lines = page.locator("#tc-steps .readout li").all_text_contents()
+        assert lines[0].startswith("Time: finish the current turn, then play 5 more turns")
+        assert len(lines) == len(set(lines)) == 4
+        assert page.locator("#tc-steps .source").count() == 1
+        assert page.eval_on_selector_all("#tc-steps details.step", "ds => ds.map(d => d.open)") == [
+            False, True]
+        game = "The game in progress once the extra turns are over"
+        names = [p["name"] for p in event["players"]]
+        assert page.locator("#tc-steps .answered").all_text_contents() == [
+            f"{game}: winner — neither",
+            f"{game}: life points — {names[0]} (A) 1000, {names[2]} (B) 6000"]
+        assert page.text_content("#tc-steps details.step >> nth=0 >> summary") == \
+            "Step 1: 5 more turns after the current one"
+        shoot(page, "time-call", at="#tc-steps")
+        page.click("#tc-steps details.step >> nth=0 >> summary")
+        assert page.eval_on_selector("#tc-steps details.step", "d => d.open")
         page.click("#tc-record")
         page.wait_for_selector("#tc-result [role=status]")
         wait_synced(page)

@@ -35,6 +35,18 @@ export async function render(main) {
     return t ? { A: `${playerName(t.player_a)} (A)`, B: `${playerName(t.player_b)} (B)` } : { A: "Player A", B: "Player B" };
   }
 
+  // What the screen has shown so far in this walk-through: each step shows only what is new,
+  // and earlier steps fold away (still one tap to open).
+  let seen = null;
+  let stepNo = 0;
+  let lastCard = null;
+
+  function fresh(kind, items) {
+    const out = items.filter((x) => !seen[kind].has(x));
+    for (const x of out) seen[kind].add(x);
+    return out;
+  }
+
   async function step() {
     steps.querySelector(".question")?.remove();
     let answer;
@@ -44,21 +56,37 @@ export async function render(main) {
       steps.append(h("p", { class: "bad-text" }, err.message));
       return;
     }
-    const card = h("div", { class: "card decision step" },
-      answer.turns_after_current != null ? h("p", { class: "big-penalty" }, `${answer.turns_after_current} more turns after the current one`) : null,
-      answer.next ? h("p", { class: "big-penalty", "data-next": answer.next }, nextText(answer)) : null,
-      answer.game_result ? h("p", {}, h("strong", {}, "This game: "), resultText(answer.game_result)) : null,
-      h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
-      answer.notes.map((n) => h("p", { class: "muted" }, n)),
-      h("p", { class: "source" }, answer.sources.join("; ")));
-    steps.append(card);
+    const next = answer.next ? nextText(answer) : null;
+    const big = fresh("big", [
+      answer.turns_after_current != null ? `${answer.turns_after_current} more turns after the current one` : null,
+      next,
+    ].filter(Boolean));
+    const lines = fresh("lines", answer.explain);
+    const notes = fresh("notes", answer.notes);
+    const sources = fresh("sources", answer.sources);
+    if (big.length || lines.length || notes.length || answer.game_result) {
+      stepNo += 1;
+      for (const d of steps.querySelectorAll("details.step[open]")) {
+        d.open = false;
+        d.querySelector("summary").textContent = `Step ${d.dataset.step}: ${d.dataset.title}`;
+      }
+      const title = big[0] || lines[0] || (answer.game_result ? `this game: ${resultText(answer.game_result)}` : "");
+      lastCard = h("details", { class: "card decision step", open: true, "data-step": stepNo, "data-title": title },
+        h("summary", {}, `Step ${stepNo}`),
+        big.map((text) => h("p", { class: "big-penalty", "data-next": text === next ? answer.next : null }, text)),
+        answer.game_result ? h("p", {}, h("strong", {}, "This game: "), resultText(answer.game_result)) : null,
+        lines.length ? h("ul", { class: "readout" }, lines.map((l) => h("li", {}, l))) : null,
+        notes.map((n) => h("p", { class: "muted" }, n)),
+        sources.length ? h("p", { class: "source" }, sources.join("; ")) : null);
+      steps.append(lastCard);
+    }
     if (answer.match) {
       const t = tableSel.value ? Number(tableSel.value) : null;
       const done = h("div", { class: "card", id: "tc-result" },
         h("p", { class: "big-penalty", "data-match": answer.match }, answer.match === "draw" ? RESULT_TEXT.draw : `${names[answer.match]} ${RESULT_TEXT[answer.match]}`),
         t ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
           const btn = ev.currentTarget;
-        btn.disabled = true;
+          btn.disabled = true;
           await addRecord("time_call", { table: t, round: app.clock?.round?.number ?? 1, facts, answer, result: answer.match });
           btn.replaceWith(h("p", { class: "ok-text", role: "status" }, "Recorded on this phone."));
         } }, `Record the result for table ${t}`) : h("p", { class: "muted" }, "Pick a table to record this result."));
@@ -72,9 +100,32 @@ export async function render(main) {
         steps.append(h("p", { class: "bad-text" }, `The engine needs ${need}, which this screen cannot ask.`));
         return;
       }
-      ask(steps, need, found.spec, found.label, (value) => { setFact(facts, need, value); step(); }, names);
+      ask(steps, need, found.spec, found.label, (value) => {
+        // The answer stays with the step it belongs to.
+        let label = found.label;
+        let shown = value;
+        while (shown && typeof shown === "object" && !("A" in shown) && Object.keys(shown).length === 1) {
+          const [field] = Object.keys(shown);
+          label = `${label}: ${field.replace(/_/g, " ")}`;
+          shown = shown[field];
+        }
+        lastCard?.append(h("p", { class: "small answered" },
+          `${label.charAt(0).toUpperCase()}${label.slice(1)} — ${answerText(shown, found.spec)}`));
+        setFact(facts, need, value);
+        step();
+      }, names);
       return;
     }
+  }
+
+  function answerText(value, spec) {
+    if (value === true) return "yes";
+    if (value === false) return "no";
+    if (value === null) return "neither";
+    if (value === "A" || value === "B") return names[value];
+    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${names[k] || k} ${answerText(v, {})}`).join(", ");
+    const choice = (spec.choices || []).find(([v]) => v === value);
+    return choice ? choice[1] : String(value);
   }
 
   function nextText(answer) {
@@ -97,6 +148,9 @@ export async function render(main) {
     if (when.value === "between") facts.between_games = true;
     if (when.value === "side") facts.side_decking = true;
     fill(steps);
+    seen = { big: new Set(), lines: new Set(), notes: new Set(), sources: new Set() };
+    stepNo = 0;
+    lastCard = null;
     step();
   }
 
