@@ -4,8 +4,17 @@ each go to test-artifacts/."""
 import json
 import re
 
-from .conftest import PHONE, shoot, wait_python
+from .conftest import PHONE, SMALL_PHONE, shoot, wait_python
 from .helpers import join, wait_synced
+
+NAV_TEXT_GAPS = """() => {
+  const boxes = [...document.querySelectorAll('#nav a:not([hidden])')].map((a) => {
+    const range = document.createRange();
+    range.selectNodeContents(a);
+    return range.getBoundingClientRect();
+  });
+  return boxes.slice(1).map((box, i) => Math.round(box.left - boxes[i].right));
+}"""
 
 
 def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask_server):
@@ -53,6 +62,11 @@ def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask
         assert page.text_content("#tc-steps details.step >> nth=0 >> summary") == \
             "Step 1: 5 more turns after the current one"
         shoot(page, "time-call", at="#tc-steps")
+        # At 320 px the five screen names of the bottom bar keep clear of each other.
+        page.set_viewport_size(SMALL_PHONE)
+        gaps = page.evaluate(NAV_TEXT_GAPS)
+        page.set_viewport_size(PHONE)
+        assert len(gaps) == 4 and min(gaps) >= 8, gaps
         page.click("#tc-steps details.step >> nth=0 >> summary")
         assert page.eval_on_selector("#tc-steps details.step", "d => d.open")
         page.click("#tc-record")
