@@ -1,5 +1,6 @@
-"""Leaving an event never loses records still waiting to sync, and a record the server
-refused is shown with what it was and the server's reason."""
+"""Leaving an event never loses records still waiting to sync (a phone revoked meanwhile sends
+them once it joins the same event again), and a record the server refused is shown with what
+it was and the server's reason."""
 
 from .conftest import PHONE
 from .helpers import join, look_up_penalty, wait_synced
@@ -50,6 +51,22 @@ def test_leaving_waits_for_the_outbox_and_refused_records_say_what_they_were(bro
         assert text.startswith(f"Penalty · {player['name']} · Tournament Error — Slow Play · Warning"
                                " · table 2 · round 1 · ")
         assert "Server's reason: payload.ruleset: this event uses dci-upg" in text
+
+        # Revoked with a record still to send: joining the same event again sends it.
+        flask_server.revoke(event["slug"], "Lena")
+        kept = page.evaluate(ADD_RECORD, ["time_extension", {
+            "table": 1, "round": 1, "minutes": 2, "reason": "judge_pause"}])
+        page.wait_for_function("() => /join again/.test(document.querySelector('#sync').textContent)")
+        page.goto(flask_server.url + "/#/join")
+        page.click("#leave-btn")
+        page.wait_for_function(
+            "() => /no longer accepts this phone/.test(document.querySelector('#leave-status').textContent)")
+        page.fill("#join-code", event["code"])
+        page.fill("#judge-name", "Lena")
+        page.click("#join-btn")
+        page.wait_for_selector("main[data-screen=clock]")
+        wait_synced(page)
+        assert kept in [r["id"] for r in flask_server.records(event["slug"])]
 
         page.goto(flask_server.url + "/#/join")
         page.click("#leave-btn")

@@ -56,6 +56,22 @@ export async function outboxCount() {
   return (await dbPromise).count("outbox");
 }
 
+/** This phone joined `slug` again (its old token was revoked): the records it could not send
+ * yet are sent under the new device id, so they are not refused as another device's. */
+export async function adoptOutbox(slug, device) {
+  const db = await dbPromise;
+  const tx = db.transaction(["records", "outbox"], "readwrite", { durability: "strict" });
+  const records = tx.objectStore("records");
+  const box = tx.objectStore("outbox");
+  for (const rec of await box.getAll()) {
+    if (rec.event !== slug || rec.device === device) continue;
+    box.put({ ...rec, device });
+    const mine = await records.get(rec.id);
+    if (mine) records.put({ ...mine, device });
+  }
+  await tx.done;
+}
+
 /** Apply a sync reply in one transaction: per-record results leave the outbox (rejected ones
  * stay visible in records with their reason) and pulled records merge into local history. */
 export async function applySync(results, pulled) {

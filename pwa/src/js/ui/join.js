@@ -44,6 +44,8 @@ export async function render(main, [codeArg]) {
       const reply = await api("/api/join", {
         body: { code: code.value.trim(), device_name: device.value.trim() || "Phone", judge_name: judge.value.trim() },
       });
+      // Joining the same event again keeps what this phone had not sent yet.
+      if (app.session?.event.slug === reply.event.slug) await store.adoptOutbox(reply.event.slug, reply.device_id);
       await openSession({ token: reply.token, device_id: reply.device_id, role: reply.role,
                           judge_name: judge.value.trim(), event: reply.event });
       location.hash = "#/clock";
