@@ -45,6 +45,7 @@ def test_the_judge_chooses_what_the_policy_leaves_open(browser, static_server):
             "The policy does not state this penalty: the head judge decides."
         assert "No penalty" not in page.text_content("#pen-card")
         shoot(page, "penalty-not-stated", at="#pen-card")
+        assert page.text_content("#pen-record") == "Record it for the head judge to decide"
         page.select_option("#pen-issuing", "warning")
         page.wait_for_function(
             "() => document.querySelector('#pen-penalty')?.dataset.penalty === '\"warning\"'")
@@ -94,5 +95,25 @@ def test_the_judge_chooses_what_the_policy_leaves_open(browser, static_server):
         assert page.evaluate(HISTORY, "Sol") == [
             {"infraction": "procedural_error", "penalty": "single_warning", "stage": "swiss",
              "intentional": False, "minor": False}]
+    finally:
+        ctx.close()
+
+
+def test_a_penalty_left_open_is_recorded_for_the_head_judge(browser, static_server):
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        standalone(page, static_server.url, "dci-upg", "competitive")
+        wait_python(page)
+        pick(page, "missed trigger", "gpe_missed_trigger", "Pia")
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-card")
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        [record] = page.evaluate("() => window.judgeApp.records()")
+        assert (record["payload"]["penalty"], record["payload"]["head_judge"]) == (None, True)
+        page.goto(static_server.url + "/#/history/Pia")
+        page.wait_for_selector("#history-records li")
+        assert page.text_content("#history-records li strong") == "Penalty for the head judge to decide"
     finally:
         ctx.close()

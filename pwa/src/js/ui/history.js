@@ -56,7 +56,8 @@ export async function render(main, [playerArg]) {
       mine.length ? h("ul", { class: "list", id: "history-records" }, mine.map((r) => {
         const inf = (app.ruleset.infractions || []).find((i) => i.id === r.payload.infraction);
         return h("li", { class: voided.has(r.id) ? "voided" : "", "data-record": r.id },
-          h("strong", {}, penaltyName(r.payload.penalty)), " — ", inf ? inf.name : r.payload.infraction,
+          h("strong", {}, r.payload.penalty == null && r.payload.head_judge ? "Penalty for the head judge to decide"
+            : penaltyName(r.payload.penalty)), " — ", inf ? inf.name : r.payload.infraction,
           h("div", { class: "small muted" },
             `${timeOfDay(r.created_ms)} · round ${r.payload.round ?? "?"} · table ${r.payload.table ?? "?"} · ${r.judge || "unknown judge"}`,
             r.payload.upgraded ? ` · upgraded from ${penaltyName(r.payload.base_penalty)}` : "",

@@ -146,20 +146,21 @@ export async function render(main, [infractionArg]) {
         const e = app.session.event;
         const payload = { player: /^\d+$/.test(player) ? Number(player) : player, table, round: app.clock?.round?.number ?? null,
                           infraction: inf.id, penalty: answer.penalty, base_penalty: answer.base_penalty,
-                          upgraded: answer.upgraded, head_judge: answer.head_judge, ruleset: e.ruleset,
+                          upgraded: answer.upgraded, head_judge: answer.head_judge || notStated, ruleset: e.ruleset,
                           level: e.level ?? null, stage: e.stage || "swiss" };
         // Answers that can lower a later penalty (judicial guidelines) travel in the history.
         for (const key of ["intentional", "minor"]) if (typeof f[key] === "boolean") payload[key] = f[key];
         const notes = document.getElementById("pen-notes").value.trim();
         if (notes) payload.notes = notes;
         const record = await addRecord("penalty", payload);
-        // A head judge issuing what the policy reserves to the head judge confirms it at once.
-        if (answer.head_judge && app.session.role === "head_judge" && !app.session.standalone) {
+        // A head judge issuing what the policy reserves to the head judge confirms it at once
+        // (not a penalty left open: that waits for the head judge's decision).
+        if (answer.head_judge && !notStated && app.session.role === "head_judge" && !app.session.standalone) {
           await addRecord("approval", { record: record.id, approved: true, comment: "issued by the head judge" });
         }
         btn.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
           app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."));
-      } }, "Record this penalty"));
+      } }, notStated ? "Record it for the head judge to decide" : "Record this penalty"));
   }
 
   search.addEventListener("input", list);
