@@ -8,6 +8,8 @@ import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { ask, factSpec, humanize, setFact } from "./questions.js";
 
+// The organiser's server refuses a penalty whose notes are longer than this.
+const NOTES_MAX = 2000;
 const ASKED_UP_FRONT = new Set(["infraction", "history"]);
 
 /** Infractions whose name, keywords, category or summary hold every word of `text`. */
@@ -139,9 +141,18 @@ export async function render(main, [infractionArg]) {
       answer.notes.map((n) => h("p", { class: "muted" }, n)),
       h("p", { class: "source" }, "Source: ", answer.sources.join("; ")),
       h("label", { for: "pen-notes" }, "Notes (optional)"),
-      h("textarea", { id: "pen-notes", rows: "2" }),
+      h("textarea", { id: "pen-notes", rows: "2", maxlength: String(NOTES_MAX) }),
+      h("p", { class: "bad-text", id: "pen-notes-error", role: "alert", hidden: true }),
       h("button", { type: "button", id: "pen-record", class: "wide", style: "margin-top:0.6rem", onclick: async (ev) => {
         const btn = ev.currentTarget;
+        const notes = document.getElementById("pen-notes").value.trim();
+        const notesError = document.getElementById("pen-notes-error");
+        if (notes.length > NOTES_MAX) {
+          notesError.textContent = `Notes are too long: ${notes.length} characters, at most ${NOTES_MAX}. Shorten them to record.`;
+          notesError.hidden = false;
+          return;
+        }
+        notesError.hidden = true;
         btn.disabled = true;
         const e = app.session.event;
         const payload = { player: /^\d+$/.test(player) ? Number(player) : player, table, round: app.clock?.round?.number ?? null,
@@ -150,7 +161,6 @@ export async function render(main, [infractionArg]) {
                           level: e.level ?? null, stage: e.stage || "swiss" };
         // Answers that can lower a later penalty (judicial guidelines) travel in the history.
         for (const key of ["intentional", "minor"]) if (typeof f[key] === "boolean") payload[key] = f[key];
-        const notes = document.getElementById("pen-notes").value.trim();
         if (notes) payload.notes = notes;
         const record = await addRecord("penalty", payload);
         // A head judge issuing what the policy reserves to the head judge confirms it at once

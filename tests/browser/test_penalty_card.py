@@ -1,0 +1,37 @@
+"""The decision card: notes longer than the server takes are never recorded, a changed player
+never records the old one, the judge's chosen class is never shown when the policy sets
+another, and a drop points at the conditions read out."""
+
+from .conftest import PHONE, wait_python
+from .test_penalty_choices import pick, standalone
+
+
+def records(page):
+    return page.evaluate("() => window.judgeApp.records()")
+
+
+def test_notes_over_2000_characters_are_not_recorded(browser, static_server):
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        standalone(page, static_server.url, "dci-upg", "competitive")
+        wait_python(page)
+        pick(page, "slow", "slow_play", "Pia")
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-card")
+        assert page.get_attribute("#pen-notes", "maxlength") == "2000"
+        # A value set by a script (or pasted by an old browser) is not cut by maxlength.
+        page.eval_on_selector("#pen-notes", "el => { el.value = 'x'.repeat(2001); }")
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-notes-error:not([hidden])")
+        assert page.text_content("#pen-notes-error") == (
+            "Notes are too long: 2001 characters, at most 2000. Shorten them to record.")
+        assert records(page) == []
+        assert page.locator("#pen-recorded").count() == 0
+        page.eval_on_selector("#pen-notes", "el => { el.value = '  ' + 'y'.repeat(2000) + '  '; }")
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        [record] = records(page)
+        assert record["payload"]["notes"] == "y" * 2000
+    finally:
+        ctx.close()
