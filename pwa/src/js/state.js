@@ -146,4 +146,5 @@ export async function followEvent(summary, role = null) {
 export async function saveSession(session) {
   app.session = session;
   await store.set("session", session);
+  if (session?.event?.slug && !session.standalone) await store.set(`event_name:${session.event.slug}`, session.event.name || session.event.slug);
 }

@@ -44,9 +44,11 @@ export async function addRecord(record, queue = true) {
   return record;
 }
 
-/** Up to `limit` records waiting in the outbox, oldest first by device time. */
-export async function outbox(limit = 500) {
-  const all = await (await dbPromise).getAll("outbox");
+/** Up to `limit` records waiting in the outbox, oldest first by device time; with `slug`,
+ * only that event's. */
+export async function outbox(limit = 500, slug = null) {
+  let all = await (await dbPromise).getAll("outbox");
+  if (slug != null) all = all.filter((r) => r.event === slug);
   all.sort((a, b) => a.created_ms - b.created_ms);
   return all.slice(0, limit);
 }

@@ -14,7 +14,8 @@ const BATCH = 500;
 export const syncState = new EventTarget();
 Object.assign(syncState, {
   online: navigator.onLine,
-  waiting: null, // records in the outbox (null until counted)
+  waiting: null, // records of the joined event in the outbox (null until counted)
+  elsewhere: [], // records of other events still in the outbox: [{slug, name, count}]
   last_ok_ms: null,
   error: null,
   running: false,
@@ -46,7 +47,13 @@ export function stopSync() {
 }
 
 async function refreshCounts() {
-  syncState.waiting = await store.outboxCount();
+  const box = await store.outbox(Infinity);
+  const slug = session?.event.slug;
+  syncState.waiting = session ? box.filter((r) => r.event === slug).length : box.length;
+  const others = new Map();
+  for (const r of box) if (r.event !== slug) others.set(r.event, (others.get(r.event) || 0) + 1);
+  syncState.elsewhere = await Promise.all([...others].map(async ([other, count]) =>
+    ({ slug: other, name: (await store.get(`event_name:${other}`)) || other, count })));
   if (session) {
     syncState.rejected = (await store.eventRecords(session.event.slug)).filter((r) => r.sync === "rejected");
   }
@@ -72,7 +79,8 @@ async function run() {
   try {
     const cursorKey = `cursor:${s.event.slug}`;
     for (let round = 0; round < 20; round++) {
-      const batch = await store.outbox(BATCH);
+      // Only this event's records: another event's wait until this phone joins that event again.
+      const batch = await store.outbox(BATCH, s.event.slug);
       const cursor = (await store.get(cursorKey)) ?? 0;
       const reply = await api(`/api/events/${encodeURIComponent(s.event.slug)}/sync`, {
         token: s.token,

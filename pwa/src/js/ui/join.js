@@ -44,8 +44,8 @@ export async function render(main, [codeArg]) {
       const reply = await api("/api/join", {
         body: { code: code.value.trim(), device_name: device.value.trim() || "Phone", judge_name: judge.value.trim() },
       });
-      // Joining the same event again keeps what this phone had not sent yet.
-      if (app.session?.event.slug === reply.event.slug) await store.adoptOutbox(reply.event.slug, reply.device_id);
+      // Joining an event again keeps what this phone had not sent to it yet.
+      await store.adoptOutbox(reply.event.slug, reply.device_id);
       await openSession({ token: reply.token, device_id: reply.device_id, role: reply.role,
                           judge_name: judge.value.trim(), event: reply.event });
       location.hash = "#/clock";
@@ -70,8 +70,17 @@ export async function render(main, [codeArg]) {
   rulesetSel.addEventListener("change", fillLevels);
   fillLevels();
 
+  const soloStatus = h("p", { role: "status", "aria-live": "polite", id: "standalone-status", class: "bad-text" });
+
   async function standalone(ev) {
     ev.preventDefault();
+    // Standalone use drops the event's token like leaving does: not while records wait.
+    if (app.session && !app.session.standalone) {
+      soloStatus.textContent = "Checking for records still to send…";
+      const blocked = await leaveBlocked();
+      if (blocked) { soloStatus.textContent = blocked; return; }
+      soloStatus.textContent = "";
+    }
     const r = app.rulesets.find((x) => x.id === rulesetSel.value);
     await openSession({
       standalone: true, judge_name: judge.value.trim(),
@@ -114,7 +123,7 @@ export async function render(main, [codeArg]) {
       h("label", { for: "standalone-ruleset" }, "Policy"), rulesetSel,
       h("label", { for: "standalone-level" }, "Rules Enforcement Level"), levelSel,
       h("label", { for: "standalone-stage" }, "Stage"), stageSel,
-      h("div", { style: "margin-top:0.8rem" }, h("button", { type: "submit", id: "standalone-btn", class: "secondary" }, "Use this policy"))),
+      h("div", { style: "margin-top:0.8rem" }, h("button", { type: "submit", id: "standalone-btn", class: "secondary" }, "Use this policy")), soloStatus),
   );
 }
 

@@ -21,10 +21,17 @@ export function renderStatus() {
   } else {
     const parts = [];
     const said = [];
-    parts.push(syncState.waiting == null ? "Counting…" : syncState.waiting ? `${syncState.waiting} waiting` : "All sent");
-    said.push(syncState.waiting ? `${syncState.waiting} records waiting to be sent` : "All records sent");
+    const elsewhere = syncState.elsewhere || [];
+    parts.push(syncState.waiting == null ? "Counting…" : syncState.waiting ? `${syncState.waiting} waiting`
+      : elsewhere.length ? "0 waiting here" : "All sent");
+    said.push(syncState.waiting ? `${syncState.waiting} records waiting to be sent`
+      : elsewhere.length ? "No records of this event waiting" : "All records sent");
     parts.push(syncState.last_ok_ms ? timeOfDay(syncState.last_ok_ms) : "never synced");
     said.push(syncState.last_ok_ms ? `last sync at ${timeOfDay(syncState.last_ok_ms)}` : "never synced");
+    for (const e of elsewhere) {
+      parts.push(`${e.count} waiting for event ${e.name}`);
+      said.push(`${e.count} record${e.count === 1 ? "" : "s"} waiting for event ${e.name}, sent when this phone joins it again`);
+    }
     if (syncState.revoked) {
       parts.unshift("Not allowed: join again");
       said.unshift("The event no longer accepts this phone; join again");
@@ -36,7 +43,7 @@ export function renderStatus() {
     sync.textContent = parts.join(" · ");
     sync.setAttribute("aria-label", `${said.join("; ")}. Open sync details.`);
     sync.title = said.join("; ");
-    sync.className = `pill ${syncState.rejected.length || syncState.revoked ? "bad" : syncState.waiting ? "off" : "ok"}`;
+    sync.className = `pill ${syncState.rejected.length || syncState.revoked ? "bad" : syncState.waiting || syncState.elsewhere?.length ? "off" : "ok"}`;
   }
   sync.dataset.waiting = String(syncState.waiting);
 

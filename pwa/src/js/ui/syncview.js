@@ -2,6 +2,7 @@
 // the server's reason.
 import { append, h } from "../dom.js";
 import { app, eventRecords, penaltyName, playerName } from "../state.js";
+import * as store from "../store.js";
 import { syncNow, syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 
@@ -13,6 +14,12 @@ export async function render(main) {
   const waiting = all.filter((r) => r.sync === "pending");
   const rejected = all.filter((r) => r.sync === "rejected");
   const byId = new Map(all.map((r) => [r.id, r]));
+  // Records of other events this phone has not sent: they wait for that event, never sent here.
+  const others = (await store.outbox(Infinity)).filter((r) => r.event !== app.session.event.slug);
+  const bySlug = new Map();
+  for (const r of others) bySlug.set(r.event, [...(bySlug.get(r.event) || []), r]);
+  const elsewhere = await Promise.all([...bySlug].map(async ([slug, recs]) =>
+    [(await store.get(`event_name:${slug}`)) || slug, slug, recs]));
   const line = (r) => h("li", { "data-record": r.id }, h("strong", {}, TYPE_NAMES[r.type] || r.type),
     describe(r, byId).map((part) => ` · ${part}`),
     r.reason ? h("div", { class: "bad-text" }, "Server's reason: ", r.reason) : null);
@@ -24,6 +31,11 @@ export async function render(main) {
       h("button", { type: "button", id: "sync-now", onclick: async () => { await syncNow(); location.reload(); } }, "Sync now")),
     h("h2", {}, `Waiting to send (${waiting.length})`),
     waiting.length ? h("ul", { id: "sync-waiting" }, waiting.map(line)) : h("p", { class: "muted" }, "Nothing waiting."),
+    elsewhere.map(([name, slug, recs]) => h("section", { "data-waiting-event": slug },
+      h("h2", {}, `Waiting for event ${name} (${recs.length})`),
+      h("p", { class: "muted" }, "Not sent: they go to that event when this phone joins it again."),
+      h("ul", {}, recs.map((r) => h("li", { "data-record": r.id }, h("strong", {}, TYPE_NAMES[r.type] || r.type),
+        describe(r, new Map()).map((part) => ` · ${part}`)))))),
     h("h2", {}, `Rejected by the server (${rejected.length})`),
     rejected.length ? h("ul", { id: "sync-rejected" }, rejected.map(line)) : h("p", { class: "muted" }, "None."),
   );
