@@ -3,6 +3,7 @@ never records the old one, the judge's chosen class is never shown when the poli
 another, and a drop points at the conditions read out."""
 
 from .conftest import PHONE, wait_python
+from .helpers import join, look_up_penalty
 from .test_penalty_choices import pick, standalone
 
 
@@ -33,5 +34,33 @@ def test_notes_over_2000_characters_are_not_recorded(browser, static_server):
         page.wait_for_selector("#pen-recorded")
         [record] = records(page)
         assert record["payload"]["notes"] == "y" * 2000
+    finally:
+        ctx.close()
+
+
+def test_changing_the_player_takes_the_old_card_away(browser, flask_server):
+    event = flask_server.make_event("dci-upg", "competitive")
+    flask_server.start_round(event["slug"])
+    first, second = event["players"][0], event["players"][1]
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Ivo")
+        look_up_penalty(page, "slow", "slow_play", first["id"])
+        assert page.text_content("#pen-card-h") == f"Tournament Error — Slow Play — {first['name']}"
+        page.select_option("#pen-player", str(second["id"]))
+        assert page.locator("#pen-card").count() == 0
+        assert page.locator("#pen-record").count() == 0
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-card")
+        assert page.text_content("#pen-card-h") == f"Tournament Error — Slow Play — {second['name']}"
+        page.fill("#pen-table", "7")
+        assert page.locator("#pen-record").count() == 0
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-record")
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        [record] = records(page)
+        assert (record["payload"]["player"], record["payload"]["table"]) == (second["id"], 7)
     finally:
         ctx.close()

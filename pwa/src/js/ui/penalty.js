@@ -60,6 +60,12 @@ export async function render(main, [infractionArg]) {
     });
     const out = h("div", { id: "pen-answer", "aria-live": "polite" });
     const given = {};
+    // A card is for one player at one table: changing either takes it away (no old record).
+    const clearCard = () => fill(out);
+    for (const el of [playerIn, tableIn]) {
+      el.addEventListener("input", clearCard);
+      el.addEventListener("change", clearCard);
+    }
 
     async function decide(ev) {
       ev?.preventDefault();
@@ -85,6 +91,8 @@ export async function render(main, [infractionArg]) {
         fill(out, h("p", { class: "bad-text" }, err.message));
         return;
       }
+      // The player changed while the engine answered: this answer is not theirs.
+      if (playerIn.value.trim() !== player) { fill(out); return; }
       // Where the policy leaves the class to the judge, the engine reads `issuing`.
       const choosing = await factsRead(app.session.event.ruleset, "penalty").then(
         (names) => names.includes("issuing"), () => false);
