@@ -64,3 +64,28 @@ def test_changing_the_player_takes_the_old_card_away(browser, flask_server):
         assert (record["payload"]["player"], record["payload"]["table"]) == (second["id"], 7)
     finally:
         ctx.close()
+
+
+def test_a_chosen_class_the_policy_does_not_leave_open_is_not_shown(browser, static_server):
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        standalone(page, static_server.url, "dci-upg", "competitive")
+        wait_python(page)
+        pick(page, "slow", "slow_play", "Pia")
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-card")
+        assert page.get_attribute("#pen-penalty", "data-penalty") == '"warning"'
+        assert page.locator("#pen-issuing-note").count() == 0
+        page.select_option("#pen-issuing", "caution")
+        page.wait_for_selector("#pen-issuing-note")
+        assert page.text_content("#pen-issuing-note") == \
+            "This policy sets the penalty; a different class needs the head judge."
+        assert page.get_attribute("#pen-penalty", "data-penalty") == '"warning"'
+        assert page.input_value("#pen-issuing") == "warning"
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        [record] = records(page)
+        assert record["payload"]["penalty"] == "warning"
+    finally:
+        ctx.close()

@@ -96,8 +96,13 @@ export async function render(main, [infractionArg]) {
       // Where the policy leaves the class to the judge, the engine reads `issuing`.
       const choosing = await factsRead(app.session.event.ruleset, "penalty").then(
         (names) => names.includes("issuing"), () => false);
+      // The judge chose a class the policy does not leave open: the engine's penalty stands,
+      // and the list goes back to it so the screen never shows a choice that was not applied.
+      const overruled = f.issuing != null && JSON.stringify(answer.penalty) !== JSON.stringify(f.issuing);
+      if (overruled) delete given.issuing;
+      const current = overruled ? (typeof answer.penalty === "string" ? answer.penalty : null) : f.issuing;
       fill(out, card(inf, answer, player, Number(tableIn.value) || null, f,
-        choosing ? choosePenalty(f.issuing, answer.penalty == null && answer.stated === false) : null));
+        choosing || overruled ? choosePenalty(current, answer.penalty == null && answer.stated === false) : null, overruled));
       out.querySelector("h2")?.focus();
     }
 
@@ -122,7 +127,7 @@ export async function render(main, [infractionArg]) {
       out);
   }
 
-  function card(inf, answer, player, table, f, chooser) {
+  function card(inf, answer, player, table, f, chooser, overruled = false) {
     const notStated = answer.penalty == null && answer.stated === false;
     const asOf = app.session.standalone ? "history on this phone only"
       : syncState.last_ok_ms ? `history as of ${timeOfDay(syncState.last_ok_ms)} (last sync)` : "history not yet synced";
@@ -135,6 +140,8 @@ export async function render(main, [infractionArg]) {
           h("p", { id: "pen-not-stated" }, "The policy does not state this penalty: the head judge decides."))
         : h("p", { class: "big-penalty", id: "pen-penalty", "data-penalty": JSON.stringify(answer.penalty) }, penaltyName(answer.penalty)),
       chooser,
+      overruled ? h("p", { class: "bad-text", id: "pen-issuing-note", role: "status" },
+        "This policy sets the penalty; a different class needs the head judge.") : null,
       h("p", { class: "row" },
         answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, `Upgraded from ${penaltyName(answer.base_penalty)}`) : null,
         answer.head_judge ? h("span", { class: "tag hj", id: "pen-hj" }, "Head judge must confirm") : null,
