@@ -24,6 +24,16 @@ export function factSpec(queryFacts, name) {
 /** Render one question into `container`. `names` labels the two players for per-player facts. */
 export function ask(container, name, spec, label, onAnswer, names = { A: "Player A", B: "Player B" }) {
   const id = uid("q");
+  // One answer per question: a second tap (or submit) before the next step is ignored.
+  let card = null;
+  let taken = false;
+  const answer = onAnswer;
+  onAnswer = (value) => {
+    if (taken) return;
+    taken = true;
+    for (const el of card?.querySelectorAll("button, input") || []) el.disabled = true;
+    answer(value);
+  };
   const choice = (text, value, attrs = {}) => h("button", { type: "button", class: "secondary", ...attrs, onclick: () => onAnswer(value) }, text);
   let body;
   switch (spec.type) {
@@ -63,8 +73,9 @@ export function ask(container, name, spec, label, onAnswer, names = { A: "Player
         h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
     }
   }
-  container.append(h("div", { class: "card question", "data-fact": name },
-    h("p", { id, class: "question-text" }, h("strong", {}, label)), body));
+  card = h("div", { class: "card question", "data-fact": name },
+    h("p", { id, class: "question-text" }, h("strong", {}, label)), body);
+  container.append(card);
   container.querySelector(".question button, .question input")?.focus();
 }
 

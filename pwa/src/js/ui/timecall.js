@@ -47,12 +47,18 @@ export async function render(main) {
     return out;
   }
 
+  // Each Start begins a new walk-through; a step of an earlier one (a second tap) shows nothing.
+  let walk = 0;
+
   async function step() {
+    const mine = walk;
     steps.querySelector(".question")?.remove();
     let answer;
     try {
       answer = await evaluate(request("time_call", structuredClone(facts)));
+      if (mine !== walk) return;
     } catch (err) {
+      if (mine !== walk) return;
       steps.append(h("p", { class: "bad-text" }, err.message));
       return;
     }
@@ -143,6 +149,7 @@ export async function render(main) {
 
   function start(ev) {
     ev.preventDefault();
+    walk += 1;
     names = playerNames();
     facts = { game_wins: { A: Number(winsA.value) || 0, B: Number(winsB.value) || 0 } };
     if (when.value === "between") facts.between_games = true;
