@@ -89,3 +89,24 @@ def test_a_chosen_class_the_policy_does_not_leave_open_is_not_shown(browser, sta
         assert record["payload"]["penalty"] == "warning"
     finally:
         ctx.close()
+
+
+def test_a_drop_points_at_the_conditions_read_out(browser, static_server):
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        standalone(page, static_server.url, "yugioh", "tier2")
+        wait_python(page)
+        pick(page, "late", "tardiness", "Rui")
+        page.click("#pen-decide")
+        page.fill(".question[data-fact=minutes_late] input", "12")
+        page.click(".question button[type=submit]")
+        page.wait_for_selector("#pen-card")
+        assert page.text_content("#pen-drop") == \
+            "Drop from the event — see the conditions read out below"
+        assert "Player is removed from the event" not in page.text_content("#pen-card")
+        assert ("The player was still not at the table 10 minutes after the round began: match"
+                " loss, and the player is dropped from the tournament.") in \
+            page.locator("#pen-card .readout li").all_text_contents()
+    finally:
+        ctx.close()

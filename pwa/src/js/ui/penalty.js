@@ -145,7 +145,8 @@ export async function render(main, [infractionArg]) {
       h("p", { class: "row" },
         answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, `Upgraded from ${penaltyName(answer.base_penalty)}`) : null,
         answer.head_judge ? h("span", { class: "tag hj", id: "pen-hj" }, "Head judge must confirm") : null,
-        answer.drop ? h("span", { class: "tag hj" }, "Player is removed from the event") : null,
+        // The policy's condition for the drop is in the lines read out, never in the badge alone.
+        answer.drop ? h("span", { class: "tag hj", id: "pen-drop" }, "Drop from the event — see the conditions read out below") : null,
         answer.extra_turns_each ? h("span", { class: "tag" }, `+${answer.extra_turns_each} turn${answer.extra_turns_each === 1 ? "" : "s"} each`) : null),
       h("p", { class: "small muted", id: "pen-history" }, history),
       inf.remedy ? h("div", {}, h("h3", {}, "Remedy"), h("p", {}, inf.remedy)) : null,
