@@ -57,3 +57,33 @@ def test_blank_minutes_ask_for_a_number_and_a_double_tap_adds_once(browser, flas
         assert extensions(page) == [(2, 9, "deck_check"), (1, 3, "tardiness")]
     finally:
         ctx.close()
+
+
+def test_hand_entered_minutes_over_240_are_refused_on_screen(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Ines")
+        page.click("[aria-label='Add time to table 1']")
+        page.select_option("#ext-reason", "tardiness")
+        page.fill("#ext-minutes", "4")
+        page.click("#ext-work")
+        page.wait_for_selector("#ext-manual")
+        assert page.get_attribute("#ext-manual", "max") == "240"
+        page.fill("#ext-manual", "241")
+        page.click("#ext-manual-add")
+        page.wait_for_selector("#ext-manual-error:not([hidden])")
+        assert page.text_content("#ext-manual-error") == \
+            "Enter the minutes as a number above 0 and at most 240."
+        assert page.get_attribute("#ext-manual", "aria-invalid") == "true"
+        page.wait_for_timeout(300)
+        assert extensions(page) == []
+        page.fill("#ext-manual", "240")
+        page.click("#ext-manual-add")
+        page.wait_for_function(
+            "() => document.querySelector('li[data-table=\"1\"] .ext')?.textContent === '+240 min'")
+        assert extensions(page) == [(1, 240, "tardiness")]
+    finally:
+        ctx.close()

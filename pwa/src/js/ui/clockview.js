@@ -9,6 +9,8 @@ import { evaluate } from "../engine.js";
 import * as store from "../store.js";
 import { showAlert } from "./alerts.js";
 
+// The longest time extension the event's server accepts (minutes).
+const MAX_EXTENSION = 240;
 const REASONS = [
   ["judge_pause", "Judge pause", "pause_minutes"],
   ["deck_check", "Deck check", "deck_check_minutes"],
@@ -124,7 +126,7 @@ export async function render(main) {
     }
     let adding = false;
     async function addMinutes(add, btn) {
-      if (adding) return;
+      if (adding || !(add > 0 && add <= MAX_EXTENSION)) return;
       const t = Number(tableIn.value);
       if (!t) {
         out.querySelector("#ext-missing")?.remove();
@@ -142,13 +144,24 @@ export async function render(main) {
     }
     // Where the policy states nothing, the head judge's decision is entered by hand.
     function manual(text) {
-      const hj = h("input", { id: "ext-manual", type: "number", min: "0.5", step: "0.5", inputmode: "decimal" });
+      const hj = h("input", { id: "ext-manual", type: "number", min: "0.5", max: String(MAX_EXTENSION), step: "0.5",
+                              inputmode: "decimal", "aria-describedby": "ext-manual-error" });
+      const error = h("p", { class: "bad-text", id: "ext-manual-error", role: "alert", hidden: true });
       return h("div", {}, text ? h("p", {}, text) : null,
-        h("label", { for: "ext-manual" }, "Minutes the head judge gives"), hj,
+        h("label", { for: "ext-manual" }, "Minutes the head judge gives"), hj, error,
         h("button", { type: "button", id: "ext-manual-add", style: "margin-top:0.6rem", onclick: (ev) => {
           const given = hj.value.trim() === "" ? NaN : Number(hj.value);
-          if (Number.isFinite(given) && given > 0) addMinutes(given, ev.currentTarget);
-          else { hj.focus(); hj.setAttribute("aria-invalid", "true"); }
+          // The event's server takes more than 0 and at most 240 minutes.
+          if (Number.isFinite(given) && given > 0 && given <= MAX_EXTENSION) {
+            error.hidden = true;
+            hj.removeAttribute("aria-invalid");
+            addMinutes(given, ev.currentTarget);
+          } else {
+            error.textContent = `Enter the minutes as a number above 0 and at most ${MAX_EXTENSION}.`;
+            error.hidden = false;
+            hj.focus();
+            hj.setAttribute("aria-invalid", "true");
+          }
         } }, "Add these minutes"));
     }
     fill(extEl, h("form", { class: "card", onsubmit: work, "aria-labelledby": "ext-h" },
