@@ -110,3 +110,25 @@ def test_a_drop_points_at_the_conditions_read_out(browser, static_server):
             page.locator("#pen-card .readout li").all_text_contents()
     finally:
         ctx.close()
+
+
+def test_a_penalty_left_open_waits_as_one_for_the_head_judge(browser, flask_server):
+    event = flask_server.make_event("dci-upg", "competitive")
+    flask_server.start_round(event["slug"])
+    player = event["players"][0]
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Uma")
+        ctx.set_offline(True)
+        look_up_penalty(page, "missed trigger", "gpe_missed_trigger", player["id"])
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        page.goto(flask_server.url + "/#/sync")
+        page.wait_for_selector("#sync-waiting li")
+        text = page.text_content("#sync-waiting li")
+        assert text.startswith(f"Penalty · {player['name']} · Game Play Error — Missed Trigger"
+                               " · penalty for the head judge to decide · ")
+        assert "No penalty" not in text
+    finally:
+        ctx.close()

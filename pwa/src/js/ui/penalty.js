@@ -143,7 +143,8 @@ export async function render(main, [infractionArg]) {
       overruled ? h("p", { class: "bad-text", id: "pen-issuing-note", role: "status" },
         "This policy sets the penalty; a different class needs the head judge.") : null,
       h("p", { class: "row" },
-        answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, `Upgraded from ${penaltyName(answer.base_penalty)}`) : null,
+        answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, `Upgraded from ${answer.base_penalty == null && (answer.head_judge || notStated)
+          ? "penalty for the head judge to decide" : penaltyName(answer.base_penalty)}`) : null,
         answer.head_judge ? h("span", { class: "tag hj", id: "pen-hj" }, "Head judge must confirm") : null,
         // The policy's condition for the drop is in the lines read out, never in the badge alone.
         answer.drop ? h("span", { class: "tag hj", id: "pen-drop" }, "Drop from the event — see the conditions read out below") : null,

@@ -49,7 +49,9 @@ function describe(r, byId) {
   if (p.player != null) parts.push(playerName(p.player));
   if (r.type === "penalty") {
     const inf = (app.ruleset?.infractions || []).find((i) => i.id === p.infraction);
-    parts.push(inf ? inf.name : p.infraction, penaltyName(p.penalty));
+    // A penalty left open waits for the head judge: never "No penalty".
+    parts.push(inf ? inf.name : p.infraction,
+      p.penalty == null && p.head_judge ? "penalty for the head judge to decide" : penaltyName(p.penalty));
   }
   if (r.type === "time_extension") parts.push(`+${p.minutes} min`);
   if (r.type === "time_call" || r.type === "match_result") {
