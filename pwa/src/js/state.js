@@ -125,21 +125,21 @@ const EVENT_FIELDS = ["stage", "level", "round_minutes", "games_per_match"];
 export async function followEvent(summary, role = null) {
   const s = app.session;
   if (!s || s.standalone || !summary || summary.slug !== s.event.slug) return false;
-  const event = { ...s.event };
-  let changed = false;
+  const changes = {};
   for (const key of EVENT_FIELDS) {
-    if (key in summary && summary[key] !== event[key]) {
-      event[key] = summary[key];
-      changed = true;
-    }
+    if (key in summary && summary[key] !== s.event[key]) changes[key] = summary[key];
   }
-  const next = { ...s, event };
-  if (role && role !== s.role) {
-    next.role = role;
-    changed = true;
+  const roleChanged = role && role !== s.role;
+  if (!Object.keys(changes).length && !roleChanged) return false;
+  app.session = { ...s, event: { ...s.event, ...changes }, ...(roleChanged ? { role } : {}) };
+  // Another tab may have saved a newer session (joined another event, or went standalone):
+  // write only what changed here, and only onto this same session.
+  const stored = await store.get("session");
+  if (!stored) await store.set("session", app.session);
+  else if (!stored.standalone && stored.token === s.token && stored.event?.slug === s.event.slug) {
+    await store.set("session", { ...stored, event: { ...stored.event, ...changes }, ...(roleChanged ? { role } : {}) });
   }
-  if (changed) await saveSession(next);
-  return changed;
+  return true;
 }
 
 /** Save the session (joined or standalone). */
