@@ -87,3 +87,28 @@ def test_hand_entered_minutes_over_240_are_refused_on_screen(browser, flask_serv
         assert extensions(page) == [(1, 240, "tardiness")]
     finally:
         ctx.close()
+
+
+def test_an_engine_extension_over_240_minutes_goes_to_the_head_judge(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive", round_minutes=300, games_per_match=1)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Ines")
+        page.click("[aria-label='Add time to table 2']")
+        page.select_option("#ext-reason", "deck_check")
+        page.fill("#ext-minutes", "300")
+        page.click("#ext-work")
+        page.wait_for_selector("#ext-result")
+        assert page.text_content("#ext-result") == "+300 min"
+        assert page.locator("#ext-add").count() == 0
+        assert "The event takes at most 240 minutes of extension: the head judge decides what to" \
+            " give." in page.text_content("#ext-answer")
+        page.fill("#ext-manual", "30")
+        page.click("#ext-manual-add")
+        page.wait_for_function(
+            "() => document.querySelector('li[data-table=\"2\"] .ext')?.textContent === '+30 min'")
+        assert extensions(page) == [(2, 30, "deck_check")]
+    finally:
+        ctx.close()

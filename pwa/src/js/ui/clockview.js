@@ -117,8 +117,9 @@ export async function render(main) {
           h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
           answer.notes.map((n) => h("p", { class: "muted" }, n)),
           h("p", { class: "source" }, answer.sources.join("; ")),
-          add > 0 ? h("button", { type: "button", id: "ext-add", onclick: (ev) => addMinutes(add, ev.currentTarget) },
+          add > 0 && add <= MAX_EXTENSION ? h("button", { type: "button", id: "ext-add", onclick: (ev) => addMinutes(add, ev.currentTarget) },
             `Add ${add} min to the table`) : null,
+          add > MAX_EXTENSION ? manual(`The event takes at most ${MAX_EXTENSION} minutes of extension: the head judge decides what to give.`) : null,
           add == null ? manual("") : null));
       } catch (err) {
         fill(out, h("p", { class: "bad-text" }, err.message));
