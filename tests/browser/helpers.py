@@ -35,3 +35,22 @@ def look_up_penalty(page, search, infraction, player_id):
         "upgraded": page.locator("#pen-upgraded").count() == 1,
         "history": page.text_content("#pen-history"),
     }
+
+
+def standalone(page, url, ruleset, level=None):
+    """Use `ruleset` (at `level`) on its own, with no server, as judge Ola."""
+    page.goto(url + "/#/join")
+    page.select_option("#standalone-ruleset", ruleset)
+    if level:
+        page.select_option("#standalone-level", level)
+    page.fill("#judge-name", "Ola")
+    page.click("#standalone-btn")
+    page.wait_for_selector("main[data-screen=penalty]")
+
+
+def pick(page, search, infraction, player):
+    """On the Penalty screen: search, pick `infraction` and type the player's name."""
+    page.goto(page.url.split("#")[0] + "#/penalty")
+    page.fill("#pen-search", search)
+    page.click(f"[data-infraction={infraction}]")
+    page.fill("#pen-player", player)

@@ -3,8 +3,7 @@ never records the old one, the judge's chosen class is never shown when the poli
 another, and a drop points at the conditions read out."""
 
 from .conftest import PHONE, wait_python
-from .helpers import join, look_up_penalty
-from .test_penalty_choices import pick, standalone
+from .helpers import join, look_up_penalty, pick, standalone
 
 
 def records(page):

@@ -5,25 +5,9 @@ that matter later (on purpose, minor) and multi-penalty records travel in the hi
 import json
 
 from .conftest import PHONE, shoot, wait_python
+from .helpers import pick, standalone
 
 HISTORY = """async (player) => (await import('/js/state.js')).playerHistory(player)"""
-
-
-def standalone(page, url, ruleset, level=None):
-    page.goto(url + "/#/join")
-    page.select_option("#standalone-ruleset", ruleset)
-    if level:
-        page.select_option("#standalone-level", level)
-    page.fill("#judge-name", "Ola")
-    page.click("#standalone-btn")
-    page.wait_for_selector("main[data-screen=penalty]")
-
-
-def pick(page, search, infraction, player):
-    page.goto(page.url.split("#")[0] + "#/penalty")
-    page.fill("#pen-search", search)
-    page.click(f"[data-infraction={infraction}]")
-    page.fill("#pen-player", player)
 
 
 def shown_penalty(page):
