@@ -95,3 +95,13 @@ def test_a_source_without_a_seed_citation_fails_with_its_path():
     data["levels"][0]["source"] = "somewhere"
     error = best_match(VALIDATOR.iter_errors(data))
     assert error.json_path == "$.levels[0].source"
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_policy_with_a_time_procedure_shows_players_what_happens_at_time(ruleset_id):
+    data = present(ruleset_id)
+    shown = [t["id"] for t in data.get("topics", []) if t.get("for_players")]
+    if "time_call" in data["queries"]:
+        assert shown and all(t in all_ids(data) for t in shown)
+    else:
+        assert shown == []

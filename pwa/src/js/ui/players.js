@@ -7,9 +7,6 @@ import * as store from "../store.js";
 import { measureOffset, serverNow } from "../servertime.js";
 import { formatLeft, roundLeft, timeOfDay } from "../clock.js";
 
-// Topics about the clock and the end of a match (by id and name); others stay off this page.
-const TIME_TOPIC = /time|extension|sudden|elimination/i;
-
 export async function render(main, [slug]) {
   const key = `public-clock:${slug}`;
   let clock = (await store.get(key)) ?? null;
@@ -30,7 +27,8 @@ export async function render(main, [slug]) {
     const ruleset = await appJSON(`rules/${clock.event.ruleset}.json`).catch(() => null);
     if (!ruleset) return;
     const level = (ruleset.levels || []).find((l) => l.id === clock.event.level);
-    const topics = (ruleset.topics || []).filter((t) => TIME_TOPIC.test(`${t.id} ${t.name}`));
+    // The rule data marks the topics meant for players (the clock, what happens at time).
+    const topics = (ruleset.topics || []).filter((t) => t.for_players);
     const atTime = h("div", { id: "pub-at-time" });
     fill(rules, h("h2", { id: "pub-rules-h" }, "What happens at time"),
       h("p", {}, `${ruleset.title}${level ? ` · ${level.name}` : ""} · ${clock.event.stage === "elimination" ? "top cut" : "Swiss rounds"}${clock.event.games_per_match ? ` · best of ${clock.event.games_per_match}` : ""}`),
