@@ -12,6 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .config import Config, database_url
 from .errors import register_error_handlers
 from .extensions import api, db, migrate
+from .fields import clean_text
 
 MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
 
@@ -23,6 +24,8 @@ def create_app(config: dict | None = None, instance_path: str | None = None) -> 
     app = Flask(__name__, instance_relative_config=True, static_folder=None,
                 instance_path=instance_path)
     app.config.from_object(Config)
+    # a stored value that is not text (lone surrogate, NUL) is shown as U+FFFD, never a 500
+    app.jinja_env.finalize = lambda value: clean_text(value) if isinstance(value, str) else value
     os.makedirs(app.instance_path, exist_ok=True)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.instance_path)
     if config:

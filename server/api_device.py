@@ -4,14 +4,14 @@ player's penalty history."""
 from flask import current_app
 
 from . import timeutil
-from .auth import bearer_device, require_role
+from .auth import authorize
 from .clock import event_summary
 from .errors import ApiError
 from .events import get_event
 from .extensions import db
 from .jsonbody import Blueprint
 from .models import Record
-from .records import JUDGE_ROLES, effective, history_item
+from .records import effective, history_item, readable
 from .schemas import EventDetailOut, HistoryOut, SyncIn, SyncOut
 from .sync import pull, push, record_json
 
@@ -25,7 +25,7 @@ def event_detail(slug):
     """The event with its players `[{"id", "name"}]`, rounds with tables `[{"number",
     "tables": [{"number", "player_a", "player_b"}]}]` (player ids) and `me`."""
     event = get_event(slug)
-    device = bearer_device(event)
+    device = authorize(event, "read_event")
     rounds: dict[int, list] = {}
     for p in event.pairings:
         rounds.setdefault(p.round_number, []).append(
@@ -47,9 +47,12 @@ def sync(body, slug):
     Body `{"device", "cursor", "records": [RECORD...]}` → `{"results": [{"id", "status",
     "reason"?}], "records": [RECORD + seq, received_ms], "cursor", "more", "server_ms"}`.
     More than SYNC_MAX_RECORDS (500) records → 413; a `device` other than the token's → 403.
+    A record's `judge` is stored as the name the device joined with. The pull holds the
+    records the device's role may read (roles.RECORDS: a scorekeeper gets no penalties or
+    approvals, nor the voids of them).
     """
     event = get_event(slug)
-    device = bearer_device(event)
+    device = authorize(event, "sync")
     if body["device"] != device.id:
         raise ApiError.forbidden(f"this token belongs to device {device.id}")
     limit = current_app.config["SYNC_MAX_RECORDS"]
@@ -61,7 +64,7 @@ def sync(body, slug):
         results = []
         device.last_seen_ms = timeutil.now_ms()
         db.session.commit()
-    rows, cursor, more = pull(event, body["cursor"], current_app.config["SYNC_PULL_LIMIT"])
+    rows, cursor, more = pull(event, device.role, body["cursor"], current_app.config["SYNC_PULL_LIMIT"])
     return {"results": results, "records": [record_json(r, slug) for r in rows],
             "cursor": cursor, "more": more, "server_ms": timeutil.now_ms()}
 
@@ -74,11 +77,11 @@ def player_history(slug, player):
     a free-text name as recorded. Judges only (403 for a scorekeeper). 404 for an id that is
     not a player of this event, or a name no penalty of this event was recorded under."""
     event = get_event(slug)
-    require_role(bearer_device(event), *JUDGE_ROLES)
-    key = int(player) if player.isascii() and player.isdigit() else player
-    records = db.session.scalars(db.select(Record).where(
+    authorize(event, "read_history")
+    key = int(player) if player.isascii() and player.isdigit() and len(player) <= 18 else player
+    records = readable(db.session.scalars(db.select(Record).where(
         Record.event_id == event.id, Record.type.in_(("penalty", "void")))
-        .order_by(Record.seq)).all()
+        .order_by(Record.seq)).all())
     if isinstance(key, int):
         known = any(p.id == key for p in event.players)
     else:

@@ -14,7 +14,7 @@ from functools import wraps
 
 from flask import current_app, g, redirect, request, session, url_for
 
-from . import timeutil
+from . import roles, timeutil
 from .errors import ApiError
 from .extensions import db
 from .models import Device, Event
@@ -61,10 +61,13 @@ def bearer_device(event: Event) -> Device:
     return device
 
 
-def require_role(device: Device, *roles: str) -> None:
-    """Raise ApiError 403 unless the device has one of `roles`."""
-    if device.role not in roles:
-        raise ApiError.forbidden(f"role {' or '.join(roles)} required")
+def authorize(event: Event, action: str) -> Device:
+    """The bearer token's device, allowed by roles.ACTIONS to do `action` in `event`.
+    Raises ApiError 401 as `bearer_device` does, 403 when the device's role may not."""
+    device = bearer_device(event)
+    if not roles.may(device.role, action):
+        raise ApiError.forbidden(roles.needed(roles.ACTIONS[action]))
+    return device
 
 
 class RateLimiter:

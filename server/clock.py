@@ -15,7 +15,7 @@ from .errors import ApiError
 from .extensions import db
 from .http_cache import etag_of
 from .models import Event, Pause, Record, Round
-from .records import effective
+from .records import effective, readable
 
 
 def bump(event: Event) -> None:
@@ -126,9 +126,11 @@ def end_round(event: Event) -> Round:
 
 
 def table_extensions(event: Event, round_number: int) -> dict[int, float]:
-    """Minutes of time extension per table number in a round (non-voided records only)."""
-    records = db.session.scalars(db.select(Record).where(
-        Record.event_id == event.id, Record.type.in_(("time_extension", "void")))).all()
+    """Minutes of time extension per table number in a round (non-voided records only;
+    a stored record that cannot be read is left out, see records.stored_problem)."""
+    records = readable(db.session.scalars(db.select(Record).where(
+        Record.event_id == event.id, Record.type.in_(("time_extension", "void")))
+        .order_by(Record.seq)).all())
     minutes: dict[int, float] = defaultdict(float)
     for rec in effective(records):
         if rec.type == "time_extension" and rec.payload.get("round") == round_number:

@@ -10,8 +10,10 @@ from .auth import new_join_code, new_slug
 from .clock import bump, check_round_minutes, event_summary
 from .errors import ApiError
 from .extensions import db
-from .models import ROLES, Device, Event, Pairing, Player, Record
-from .records import approval_state, effective
+from .fields import clean_text
+from .models import Device, Event, Pairing, Player, Record
+from .records import approval_state, effective, stored_problem
+from .roles import DEVICE_ROLES
 from .rules import RuleError, levels, load_ruleset, ruleset_ids
 
 
@@ -135,9 +137,8 @@ def import_pairings(event: Event, round_number: int, text: str) -> int:
 
 
 def set_role(device: Device, role: str) -> None:
-    if role not in ROLES or role == "organiser":
-        raise ApiError.bad_request("role must be one of floor_judge, head_judge, scorekeeper",
-                                   "role")
+    if role not in DEVICE_ROLES:
+        raise ApiError.bad_request("role must be one of " + ", ".join(DEVICE_ROLES), "role")
     device.role = role
     db.session.commit()
 
@@ -162,30 +163,69 @@ def organiser_device(event: Event) -> Device:
     return device
 
 
+def stored_records(event: Event, types: tuple[str, ...]) -> tuple[list[Record], list[dict]]:
+    """The event's records of `types` in seq order, split into those that can be read and
+    `[{"id", "seq", "type", "problem"}]` for those that cannot (records.stored_problem):
+    every view reads records through here, so no stored value can break it."""
+    good, bad = [], []
+    for r in db.session.scalars(db.select(Record).where(
+            Record.event_id == event.id, Record.type.in_(types)).order_by(Record.seq)):
+        problem = stored_problem(r)
+        if problem is None:
+            good.append(r)
+        else:
+            bad.append({"id": r.id, "seq": r.seq, "type": r.type, "problem": problem})
+    return good, bad
+
+
+def unreadable_records(event: Event) -> list[dict]:
+    """Every record of the event that cannot be read (see stored_records)."""
+    types = db.session.scalars(db.select(Record.type).where(Record.event_id == event.id).distinct())
+    return stored_records(event, tuple(types))[1]
+
+
+def rule_names(ruleset_id: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(infraction id → name, penalty id → name) from the ruleset's JSON."""
+    try:
+        data = load_ruleset(ruleset_id)
+    except RuleError:
+        return {}, {}
+    return ({i["id"]: i.get("name") or i["id"] for i in data.get("infractions", [])},
+            {p["id"]: p.get("name") or p["id"] for p in data.get("penalties", [])})
+
+
+def _readable(rule_id: str) -> str:
+    return rule_id.replace("_", " ")
+
+
 def penalty_rows(event: Event) -> list[dict]:
-    """Every penalty of the event, oldest first, with who recorded it and its approval
-    state: `{"id", "seq", "player", "player_name", "round", "table", "infraction",
-    "penalty", "head_judge", "approval", "voided", "judge", "device", "device_id",
-    "created_ms", "received_ms", "notes"}`."""
-    records = db.session.scalars(db.select(Record).where(
-        Record.event_id == event.id, Record.type.in_(("penalty", "approval", "void")))
-        .order_by(Record.seq)).all()
+    """Every readable penalty of the event, oldest first, with who recorded it, its
+    approval state and the ruleset's names: `{"id", "seq", "player", "player_name",
+    "round", "table", "infraction", "infraction_name", "penalty", "penalty_name",
+    "head_judge", "approval", "voided", "judge", "device", "device_id", "created_ms",
+    "received_ms", "notes"}` (`penalty_name` "no penalty" for null; several joined by " + ")."""
+    records, _ = stored_records(event, ("penalty", "approval", "void"))
     live = effective(records)
     live_ids = {r.id for r in live}
     approvals = [r for r in live if r.type == "approval"]
     names = {p.id: p.name for p in event.players}
     devices = {d.id: d.name for d in event.devices}
+    infractions, penalty_names = rule_names(event.ruleset)
     rows = []
     for r in records:
         if r.type != "penalty":
             continue
         p = r.payload
         player = p["player"]
+        issued = p["penalty"] if isinstance(p["penalty"], list) else [p["penalty"]] if p["penalty"] else []
         rows.append({
             "id": r.id, "seq": r.seq, "player": player,
             "player_name": names.get(player, str(player)) if isinstance(player, int) else player,
             "round": p.get("round"), "table": p.get("table"), "infraction": p["infraction"],
-            "penalty": p["penalty"], "head_judge": bool(p.get("head_judge")),
+            "infraction_name": infractions.get(p["infraction"], _readable(p["infraction"])),
+            "penalty": p["penalty"],
+            "penalty_name": " + ".join(penalty_names.get(i, _readable(i)) for i in issued) or "no penalty",
+            "head_judge": bool(p.get("head_judge")),
             "approval": approval_state(r, approvals), "voided": r.id not in live_ids,
             "judge": r.judge, "device": devices.get(r.device_id), "device_id": r.device_id,
             "created_ms": r.created_ms,
@@ -193,17 +233,24 @@ def penalty_rows(event: Event) -> list[dict]:
     return rows
 
 
-CSV_COLUMNS = ["seq", "id", "round", "table", "player", "player_name", "infraction", "penalty",
-               "head_judge", "approval", "voided", "judge", "device", "created_utc",
-               "received_utc", "created_ms", "received_ms", "notes"]
-# a spreadsheet runs a cell starting with one of these as a formula
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CSV_COLUMNS = ["seq", "id", "round", "table", "player", "player_name", "infraction",
+               "infraction_name", "penalty", "penalty_name", "head_judge", "approval", "voided",
+               "judge", "device", "created_utc", "received_utc", "created_ms", "received_ms", "notes"]
+# a spreadsheet runs a cell starting with one of these as a formula (also after leading
+# spaces or control characters, which some spreadsheets skip)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+SKIPPED_BEFORE_FORMULA = "".join(chr(c) for c in range(33)) + "\x7f\u00a0\u3000"
 
 
 def csv_cell(value):
-    """A value as safe to open in a spreadsheet: text starting like a formula gets a leading
-    single quote (the OWASP advice for CSV injection); other values are left as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    """A value as safe to open in a spreadsheet: text whose first character, after any
+    spaces and control characters, starts a formula gets a leading single quote (the OWASP
+    advice for CSV injection); text that cannot be written as UTF-8 (lone surrogates, NUL)
+    has those characters replaced by U+FFFD. Other values are left as they are."""
+    if not isinstance(value, str):
+        return value
+    value = clean_text(value)
+    if value.startswith(FORMULA_STARTS) or value.lstrip(SKIPPED_BEFORE_FORMULA).startswith(FORMULA_STARTS):
         return "'" + value
     return value
 
@@ -221,9 +268,11 @@ def utc_iso(ms: int | None) -> str:
 
 
 def write_csv(columns: list[str], rows) -> str:
-    """Rows (dicts) as CSV text with a header, every cell made safe by `csv_cell`."""
+    """Rows (dicts) as CSV text with a header, every cell quoted (so a line break or quote
+    inside a cell never starts a row) and made safe by `csv_cell`."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\n")
+    writer = csv.DictWriter(out, columns, extrasaction="ignore", lineterminator="\r\n",
+                            quoting=csv.QUOTE_ALL)
     writer.writeheader()
     for row in rows:
         writer.writerow({k: csv_cell(v) for k, v in row.items()})
@@ -231,8 +280,10 @@ def write_csv(columns: list[str], rows) -> str:
 
 
 def penalties_csv(event: Event) -> str:
-    """The penalty list as CSV (columns CSV_COLUMNS; a list of penalties joined with '+';
-    times both as UTC ISO 8601 and as epoch ms; formula-like text quoted, see csv_cell)."""
+    """The penalty list as CSV, one row per penalty (columns CSV_COLUMNS; a list of
+    penalties joined with '+', and the ruleset's names beside the ids; times both as UTC
+    ISO 8601 and as epoch ms; every cell quoted; formula-like text neutralised, see
+    csv_cell)."""
     rows = []
     for row in penalty_rows(event):
         penalty = row["penalty"]
@@ -244,5 +295,8 @@ def penalties_csv(event: Event) -> str:
 
 
 def export_json(event: Event) -> dict:
-    """`{"event": {...public summary}, "penalties": [penalty rows]}` (see penalty_rows)."""
-    return {"event": event_summary(event), "penalties": penalty_rows(event)}
+    """`{"event": {...public summary}, "penalties": [penalty rows], "unreadable": [records
+    that cannot be read: {"id", "seq", "type", "problem"}]}` (see penalty_rows,
+    stored_records)."""
+    return {"event": event_summary(event), "penalties": penalty_rows(event),
+            "unreadable": unreadable_records(event)}

@@ -31,10 +31,11 @@ from .events import (
     penalty_rows,
     revoke,
     set_role,
+    unreadable_records,
 )
 from .extensions import db
 from .models import STAGES, Device, Event
-from .rules import RuleError, load_ruleset, rulesets
+from .rules import RuleError, rulesets
 from .sync import push
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser", template_folder="templates")
@@ -118,37 +119,15 @@ def event_page(slug):
     clock = clock_state(event)
     now = timeutil.now_ms()
     players = {p.id: p.name for p in event.players}
-    infractions, penalty_names = rule_names(event.ruleset)
     devices = device_rows(event)
     labels = {d["id"]: f"{d['name']} #{d['id']}" for d in devices}
-    penalties = []
-    for row in penalty_rows(event):
-        issued = row["penalty"]
-        issued = issued if isinstance(issued, list) else [issued] if issued else []
-        penalties.append({
-            **row, "device": labels.get(row["device_id"], row["device"]),
-            "infraction_name": infractions.get(row["infraction"], _readable(row["infraction"])),
-            "penalty_name": " + ".join(penalty_names.get(i, _readable(i)) for i in issued)
-            or "no penalty"})
+    penalties = [{**row, "device": labels.get(row["device_id"], row["device"])}
+                 for row in penalty_rows(event)]
     return render_template(
         "organiser/event.html", event=event, clock=clock, players=players, devices=devices,
-        penalties=penalties, join_url=_join_url(event), now_ms=now,
+        penalties=penalties, unreadable=unreadable_records(event), join_url=_join_url(event), now_ms=now,
         time_left=_time_left(clock["round"], now), ago=lambda ms: _ago(ms, now),
         qr_svg=segno.make(_join_url(event), error="m").svg_inline(scale=4))
-
-
-def _readable(rule_id: str) -> str:
-    return rule_id.replace("_", " ")
-
-
-def rule_names(ruleset_id: str) -> tuple[dict[str, str], dict[str, str]]:
-    """(infraction id → name, penalty id → name) from the ruleset's JSON."""
-    try:
-        data = load_ruleset(ruleset_id)
-    except RuleError:
-        return {}, {}
-    return ({i["id"]: i.get("name") or i["id"] for i in data.get("infractions", [])},
-            {p["id"]: p.get("name") or p["id"] for p in data.get("penalties", [])})
 
 
 def device_rows(event: Event) -> list[dict]:

@@ -1,135 +1,206 @@
-"""Record types: what each payload must hold, who may push it, and which records count.
+"""Record types: what each payload must hold, what must exist in the event, which records
+count.
 
 A RECORD is `{"id": uuid4 (made on the phone), "type", "device": device id, "judge": judge
-name, "event": event slug, "created_ms": device clock epoch ms, "payload": {...}}`.
-Payload fields per type are in the schemas below; extra payload fields are kept as sent.
-Records are immutable: a `void` record cancels an earlier one, an `approval` record gives
-the head judge's decision on a penalty.
+name (the server writes the name the device joined with), "event": event slug,
+"created_ms": device clock epoch ms, "payload": {...}}`. Every payload field is declared
+below, typed and ranged; a field not declared is refused. Fields that name something of the
+event (a player id, a round, another record, a penalty id, the ruleset) are checked against
+the event when the record arrives (`EventRef`). Records are immutable: a `void` record
+cancels an earlier one, an `approval` record gives the head judge's decision on a penalty.
+
+Adding a record type: a payload schema here, in PAYLOADS, and its row in roles.RECORDS.
 """
 
 import json
-import uuid
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields
 
 from .errors import first_error
+from .fields import MAX_BIGINT, Bool, Choice, Int, Json, Number, Text
 from .models import STAGES
 from .rules import penalty_ids
-from .schemas import MAX_BIGINT
 
-HEAD_ROLES = ("head_judge", "organiser")
-JUDGE_ROLES = ("floor_judge", *HEAD_ROLES)
-# who may push each record type
-TYPE_ROLES = {
-    "penalty": JUDGE_ROLES,
-    "time_extension": JUDGE_ROLES,
-    "time_call": JUDGE_ROLES,
-    "match_result": ("scorekeeper", *JUDGE_ROLES),
-    "approval": HEAD_ROLES,
-    "void": ("scorekeeper", *JUDGE_ROLES),
-}
 EXTENSION_REASONS = ("judge_pause", "deck_check", "tardiness", "ruling")
 RESULTS = ("A", "B", "draw")
-MAX_PAYLOAD_CHARS = 20_000
+MAX_PAYLOAD_CHARS = 20_000  # a payload's JSON text, at most
+MAX_TABLE = 9999  # table numbers run from 1 to this
+MAX_ROUND = 999
+MAX_NAME = 200  # a player's name (as the players table holds it)
+MAX_NOTES = 2000
+MAX_PENALTIES = 8  # penalty ids one record may issue together
 
 
-class PenaltyIds(fields.Field):
-    """A penalty id, a list of penalty ids, or null (the policy gives no penalty)."""
+def allowed_penalty_ids(event) -> frozenset[str]:
+    """The penalty ids a penalty record of `event` may name."""
+    return penalty_ids()
+
+
+class EventRef:
+    """A field whose value must exist in the event; `problem(value, where)` says why not
+    (`where` is the push's view of the event: sync._Batch)."""
+
+    def problem(self, value, where) -> str | None:
+        raise NotImplementedError
+
+
+class PlayerRef(EventRef, fields.Field):
+    """A player of the event by id (an integer) or a free-text name (1 to 200 characters,
+    e.g. a player not yet in the list)."""
+
+    as_name = Text(MAX_NAME)
+    as_id = Int(1, MAX_BIGINT)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            if not value.strip():
+                raise ValidationError("a player name must not be blank")
+            return self.as_name._deserialize(value, attr, data)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError("must be a player id (a whole number) or a name")
+        return self.as_id._deserialize(value, attr, data)
+
+    def problem(self, value, where):
+        if isinstance(value, int) and value not in where.players:
+            return f"no player {value} in this event"
+        return None
+
+
+class RoundRef(EventRef, Int):
+    """A round number of the event: 1 up to the event's latest round (started, or with
+    tables entered); round 1 also before any round starts."""
+
+    def __init__(self, **kwargs):
+        super().__init__(1, MAX_ROUND, **kwargs)
+
+    def problem(self, value, where):
+        if value > where.last_round:
+            return f"this event has no round {value} yet (latest: {where.last_round})"
+        return None
+
+
+class RecordRef(EventRef, fields.UUID):
+    """Another record of the event, by id; `types` limits which kinds it may be."""
+
+    def __init__(self, types: tuple[str, ...] | None = None, exclude: tuple[str, ...] = (), **kwargs):
+        super().__init__(**kwargs)
+        self.types, self.exclude = types, exclude
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str):
+            raise ValidationError("must be a record id (a UUID)")
+        return str(super()._deserialize(value, attr, data, **kwargs))
+
+    def problem(self, value, where):
+        target = where.known.get(value)
+        if target is None or target.event_id != where.event.id:
+            return f"no record {value} in this event"
+        if self.types and target.type not in self.types:
+            return f"only a {' or '.join(self.types)} record can be named here, not a {target.type}"
+        if target.type in self.exclude:
+            return f"a {target.type} record cannot be named here"
+        return None
+
+
+class PenaltyIds(EventRef, fields.Field):
+    """A penalty id, a list of 1 to MAX_PENALTIES penalty ids, or null (no penalty); ids
+    must be penalties of the event's ruleset."""
+
+    id_text = Text(64)
 
     def _deserialize(self, value, attr, data, **kwargs):
         items = value if isinstance(value, list) else [value]
-        if not items or not all(isinstance(v, str) for v in items):
-            raise ValidationError("must be a penalty id or a non-empty list of penalty ids")
-        unknown = sorted(set(items) - penalty_ids())
+        if not 1 <= len(items) <= MAX_PENALTIES or not all(isinstance(v, str) for v in items):
+            raise ValidationError(f"must be a penalty id or a list of 1 to {MAX_PENALTIES} penalty ids")
+        for item in items:
+            self.id_text._deserialize(item, attr, data)
+        return value
+
+    def problem(self, value, where):
+        allowed = allowed_penalty_ids(where.event)
+        unknown = sorted(set(value if isinstance(value, list) else [value]) - allowed)
         if unknown:
-            raise ValidationError(f"unknown penalty id {unknown[0]!r}; allowed: "
-                                  + ", ".join(sorted(penalty_ids())))
-        return value
+            return f"unknown penalty id {unknown[0]!r}; allowed: " + ", ".join(sorted(allowed))
+        return None
 
 
-class PlayerRef(fields.Field):
-    """A player id of the event (int) or a free-text name."""
+class RulesetRef(EventRef, Text):
+    """The event's ruleset id (a record made under another ruleset is refused)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, bool) or not isinstance(value, int | str):
-            raise ValidationError("must be a player id (integer) or a name")
-        if isinstance(value, str) and not 1 <= len(value.strip()) <= 200:
-            raise ValidationError("a player name has 1 to 200 characters")
-        return value
+    def __init__(self, **kwargs):
+        super().__init__(64, **kwargs)
 
-
-class StrictBool(fields.Boolean):
-    """true or false only (no 1, "yes", ...)."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, bool):
-            raise ValidationError("must be true or false")
-        return value
+    def problem(self, value, where):
+        return None if value == where.event.ruleset else f"this event uses {where.event.ruleset}"
 
 
-def _table():
-    return fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+def _id_text(**kwargs):
+    """A rule id (infraction, level): short text."""
+    return Text(64, **kwargs)
 
 
 class PayloadSchema(Schema):
     class Meta:
-        unknown = INCLUDE
+        unknown = RAISE
 
 
 class PenaltyPayload(PayloadSchema):
     player = PlayerRef(required=True)
-    table = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1))
-    round = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1))
-    infraction = fields.String(required=True, validate=validate.Length(1, 64))
+    table = Int(1, MAX_TABLE, allow_none=True)
+    round = RoundRef(allow_none=True)
+    infraction = _id_text(required=True)
     penalty = PenaltyIds(required=True, allow_none=True)
     base_penalty = PenaltyIds(allow_none=True)
-    upgraded = StrictBool()
-    head_judge = StrictBool()
+    upgraded = Bool(allow_none=True)
+    head_judge = Bool(allow_none=True)
     # facts the engine's downgrade options need in a later history (judicial guidelines)
-    intentional = StrictBool(allow_none=True)
-    minor = StrictBool(allow_none=True)
-    ruleset = fields.String(validate=validate.Length(1, 64))
-    level = fields.String(allow_none=True)
-    stage = fields.String(allow_none=True, validate=validate.OneOf(STAGES))
-    notes = fields.String(allow_none=True, validate=validate.Length(max=2000))
+    intentional = Bool(allow_none=True)
+    minor = Bool(allow_none=True)
+    ruleset = RulesetRef()
+    level = _id_text(allow_none=True)
+    stage = Choice(STAGES, allow_none=True)
+    notes = Text(MAX_NOTES, min_length=0, multiline=True, allow_none=True)
 
 
 class TimeExtensionPayload(PayloadSchema):
-    table = _table()
-    round = _table()
-    minutes = fields.Float(required=True, validate=validate.Range(0, 240, min_inclusive=False))
-    reason = fields.String(required=True, validate=validate.OneOf(EXTENSION_REASONS))
+    table = Int(1, MAX_TABLE, required=True)
+    round = RoundRef(required=True)
+    minutes = Number(0, 240, low_open=True, required=True)
+    reason = Choice(EXTENSION_REASONS, required=True)
 
 
 class GamesField(Schema):
-    A = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
-    B = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    class Meta:
+        unknown = RAISE
+
+    A = Int(0, 99, required=True)
+    B = Int(0, 99, required=True)
 
 
 class MatchResultPayload(PayloadSchema):
-    table = _table()
-    round = _table()
-    result = fields.String(required=True, validate=validate.OneOf(RESULTS))
+    table = Int(1, MAX_TABLE, required=True)
+    round = RoundRef(required=True)
+    result = Choice(RESULTS, required=True)
     games = fields.Nested(GamesField)
 
 
 class TimeCallPayload(PayloadSchema):
-    table = _table()
-    round = _table()
-    facts = fields.Dict(required=True)
-    answer = fields.Dict(required=True)
-    result = fields.String(allow_none=True, validate=validate.OneOf(RESULTS))  # null: undecided
+    table = Int(1, MAX_TABLE, required=True)
+    round = RoundRef(required=True)
+    facts = Json(required=True)  # the engine's facts as asked (query time_call)
+    answer = Json(required=True)  # the engine's answer
+    result = Choice(RESULTS, allow_none=True)  # null: undecided
 
 
 class ApprovalPayload(PayloadSchema):
-    record = fields.UUID(required=True)
-    approved = StrictBool(required=True)
-    comment = fields.String(allow_none=True, validate=validate.Length(max=2000))
+    record = RecordRef(types=("penalty",), required=True)
+    approved = Bool(required=True)
+    comment = Text(MAX_NOTES, min_length=0, multiline=True, allow_none=True)
 
 
 class VoidPayload(PayloadSchema):
-    record = fields.UUID(required=True)
-    reason = fields.String(required=True, validate=validate.Length(1, 2000))
+    record = RecordRef(exclude=("void",), required=True)
+    reason = Text(MAX_NOTES, multiline=True, required=True)
 
 
 PAYLOADS = {
@@ -145,22 +216,38 @@ PAYLOADS = {
 class RecordSchema(Schema):
     """The envelope of every record (the payload is checked by its type's schema)."""
 
+    class Meta:
+        unknown = RAISE
+
     id = fields.UUID(required=True)
-    type = fields.String(required=True, validate=validate.OneOf(list(PAYLOADS)))
-    device = fields.Integer(required=True, strict=True)
-    judge = fields.String(required=True, validate=validate.Length(1, 100))
-    event = fields.String(required=True)
-    created_ms = fields.Integer(required=True, strict=True,
-                                validate=validate.Range(min=0, max=MAX_BIGINT))
+    type = Choice(list(PAYLOADS), required=True)
+    device = Int(1, MAX_BIGINT, required=True)
+    judge = Text(100, required=True)
+    event = Text(16, required=True)
+    created_ms = Int(0, MAX_BIGINT, required=True)
     payload = fields.Dict(required=True)
 
 
 RECORD_SCHEMA = RecordSchema()
 
 
+def event_refs(record_type: str) -> dict[str, EventRef]:
+    """The payload fields of a type that must exist in the event, by name."""
+    return {name: f for name, f in PAYLOADS[record_type].fields.items() if isinstance(f, EventRef)}
+
+
+def target_of(record_type: str, payload: dict) -> str | None:
+    """The id of the record a record points at (a void's or an approval's), or None."""
+    for name, field in event_refs(record_type).items():
+        if isinstance(field, RecordRef):
+            return payload[name]
+    return None
+
+
 def check_shape(raw) -> tuple[dict | None, str | None]:
-    """Validate a record's envelope and payload. Returns (record, None) with the id as a
-    canonical lower-case UUID string, or (None, reason) naming the first bad field."""
+    """Validate a record's envelope and payload by type and range. Returns (record, None)
+    with the id as a canonical lower-case UUID string and `target` set (see target_of), or
+    (None, reason) naming the first bad field."""
     if not isinstance(raw, dict):
         return None, "a record must be a JSON object"
     try:
@@ -168,17 +255,41 @@ def check_shape(raw) -> tuple[dict | None, str | None]:
     except ValidationError as err:
         return None, "{}: {}".format(*first_error(err.messages))
     try:
-        PAYLOADS[rec["type"]].load(rec["payload"])
+        rec["payload"] = PAYLOADS[rec["type"]].load(rec["payload"])
     except ValidationError as err:
         return None, "payload.{}: {}".format(*first_error(err.messages))
     if len(json.dumps(rec["payload"])) > MAX_PAYLOAD_CHARS:
         return None, f"payload: larger than {MAX_PAYLOAD_CHARS} characters"
     rec["id"] = str(rec["id"])
-    if rec["type"] in ("void", "approval"):
-        rec["target"] = str(uuid.UUID(str(rec["payload"]["record"])))
-    else:
-        rec["target"] = None
+    rec["target"] = target_of(rec["type"], rec["payload"])
     return rec, None
+
+
+def stored_problem(row) -> str | None:
+    """Why a stored record cannot be read (shown, exported, pulled), or None. Rows come in
+    through `check_shape`; this guards every view against anything else a database holds."""
+    schema = PAYLOADS.get(row.type) if isinstance(row.type, str) else None
+    if schema is None:
+        return f"type: unknown type {str(row.type)[:40]!r}"
+    if not isinstance(row.payload, dict):
+        return "payload: not a JSON object"
+    for name, value, field in (("judge", row.judge, RECORD_SCHEMA.fields["judge"]),
+                               ("created_ms", row.created_ms, RECORD_SCHEMA.fields["created_ms"])):
+        try:
+            field.deserialize(value)
+        except ValidationError as err:
+            return f"{name}: {first_error(err.messages)[1]}"
+    errors = schema.validate(row.payload)
+    if errors:
+        return "payload.{}: {}".format(*first_error(errors))
+    if row.target != target_of(row.type, row.payload):
+        return "target: does not match payload.record"
+    return None
+
+
+def readable(rows) -> list:
+    """The rows that `stored_problem` finds nothing wrong with, in the order given."""
+    return [r for r in rows if stored_problem(r) is None]
 
 
 def effective(records) -> list:

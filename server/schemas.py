@@ -3,6 +3,7 @@ OpenAPI document at /api/openapi.json). Record payloads are in records.py."""
 
 from marshmallow import Schema, fields, validate
 
+from .fields import MAX_BIGINT, Int, Text
 from .models import ROLES
 
 
@@ -69,9 +70,9 @@ class ClockOut(Schema):
 
 
 class JoinIn(Schema):
-    code = fields.String(required=True, validate=validate.Length(1, 32))
-    device_name = fields.String(required=True, validate=validate.Length(1, 100))
-    judge_name = fields.String(required=True, validate=validate.Length(1, 100))
+    code = Text(32, required=True)
+    device_name = Text(100, required=True)
+    judge_name = Text(100, required=True)
 
 
 class JoinEventOut(EventOut):
@@ -114,13 +115,9 @@ class EventDetailOut(JoinEventOut):
     me = fields.Nested(MeOut)
 
 
-MAX_BIGINT = 2**63 - 1  # the database's largest integer (sequence numbers, ids)
-
-
 class SyncIn(Schema):
-    device = fields.Integer(required=True, strict=True, validate=validate.Range(1, MAX_BIGINT))
-    cursor = fields.Integer(load_default=0, strict=True,
-                            validate=validate.Range(min=0, max=MAX_BIGINT))
+    device = Int(1, MAX_BIGINT, required=True)
+    cursor = Int(0, MAX_BIGINT, load_default=0)
     # each record is checked on its own (sync.push): a bad one, null included, is rejected
     # with its reason and the rest are kept
     records = fields.List(fields.Raw(allow_none=True), load_default=list)

@@ -7,14 +7,13 @@ sequence numbers; pulling returns every record of the event with `seq` > the dev
 cursor, so a device that pulls until it has no more holds exactly the server's records.
 """
 
-from sqlalchemy import update
+from sqlalchemy import func, or_, update
 from sqlalchemy.exc import IntegrityError
 
-from . import timeutil
+from . import roles, timeutil
 from .extensions import db
-from .models import Device, Event, Player, Record
-from .records import HEAD_ROLES, TYPE_ROLES, check_shape
-from .schemas import MAX_BIGINT
+from .models import Device, Event, Pairing, Player, Record, Round
+from .records import PlayerRef, check_shape, event_refs, readable
 
 FIELDS = ("type", "device", "judge", "created_ms", "payload")
 
@@ -32,18 +31,23 @@ def _same(stored: Record, rec: dict) -> bool:
 
 
 class _Batch:
-    """The checks of one push that need the database: targets, players, ownership."""
+    """The checks of one push that need the database: what the records name must exist in
+    the event (players, rounds, records: see records.EventRef), and the device's role must
+    allow each record (roles.RECORDS)."""
 
     def __init__(self, event: Event, device: Device, recs: list[dict]):
         self.event, self.device = event, device
         ids = {r["id"] for r in recs} | {r["target"] for r in recs if r["target"]}
         self.known = {r.id: r for r in db.session.scalars(
             db.select(Record).where(Record.id.in_(ids)))} if ids else {}
-        players = {r["payload"]["player"] for r in recs
-                   if r["type"] == "penalty" and isinstance(r["payload"]["player"], int)
-                   and 1 <= r["payload"]["player"] <= MAX_BIGINT}  # others match no row
+        players = {value for r in recs for name, field in event_refs(r["type"]).items()
+                   if isinstance(field, PlayerRef)
+                   and isinstance(value := r["payload"].get(name), int)}
         self.players = set(db.session.scalars(db.select(Player.id).where(
             Player.event_id == event.id, Player.id.in_(players)))) if players else set()
+        self.last_round = max(1, db.session.scalar(db.select(func.max(Round.number)).where(
+            Round.event_id == event.id)) or 0, db.session.scalar(
+            db.select(func.max(Pairing.round_number)).where(Pairing.event_id == event.id)) or 0)
 
     def reason(self, rec: dict) -> str | None:
         """Why this (well-formed) record cannot be accepted, or None."""
@@ -52,27 +56,20 @@ class _Batch:
             return f"event: this is event {event.slug}, not {rec['event']}"
         if rec["device"] != device.id:
             return f"device: this token belongs to device {device.id}"
-        roles = TYPE_ROLES[rec["type"]]
-        if device.role not in roles:
-            return f"role {roles[0]} required" if rec["type"] == "approval" \
-                else f"role {' or '.join(roles)} required"
-        payload = rec["payload"]
-        if rec["type"] == "penalty":
-            if isinstance(payload["player"], int) and payload["player"] not in self.players:
-                return f"payload.player: no player {payload['player']} in this event"
-            if payload.get("ruleset") not in (None, event.ruleset):
-                return f"payload.ruleset: this event uses {event.ruleset}"
-        if rec["target"]:
-            target = self.known.get(rec["target"])
-            if target is None or target.event_id != event.id:
-                return f"payload.record: no record {rec['target']} in this event"
-            if rec["type"] == "approval" and target.type != "penalty":
-                return "payload.record: only a penalty can be approved"
-            if rec["type"] == "void":
-                if target.type == "void":
-                    return "payload.record: a void cannot be voided"
-                if target.device_id != device.id and device.role not in HEAD_ROLES:
-                    return "role head_judge required to void another device's record"
+        writers = roles.RECORDS[rec["type"]][0]
+        if device.role not in writers:
+            return roles.needed(writers)
+        for name, field in event_refs(rec["type"]).items():
+            value = rec["payload"].get(name)
+            problem = None if value is None else field.problem(value, self)
+            if problem:
+                return f"payload.{name}: {problem}"
+        if rec["type"] == "void":
+            target = self.known[rec["target"]]
+            if not roles.may_write(device.role, target.type):
+                return roles.needed(roles.RECORDS[target.type][0]) + f" to void a {target.type}"
+            if target.device_id != device.id and not roles.may(device.role, "void_any"):
+                return roles.needed(roles.ACTIONS["void_any"]) + " to void another device's record"
         return None
 
 
@@ -95,6 +92,9 @@ def push(event: Event, device: Device, raw_records: list) -> list[dict]:
 
 def _push_once(event: Event, device: Device, raw_records: list) -> list[dict]:
     checked = [check_shape(raw) for raw in raw_records]
+    for rec, _ in checked:
+        if rec:  # the name the device joined with, whatever the phone sent
+            rec["judge"] = device.judge_name
     batch = _Batch(event, device, [rec for rec, _ in checked if rec])
     results, new = [], []
     now = timeutil.now_ms()
@@ -135,12 +135,22 @@ def _push_once(event: Event, device: Device, raw_records: list) -> list[dict]:
     return results
 
 
-def pull(event: Event, cursor: int, limit: int) -> tuple[list[Record], int, bool]:
-    """Records of the event with seq > cursor, oldest first, at most `limit`; returns
-    (records, new cursor, whether more remain)."""
+def pull(event: Event, role: str, cursor: int, limit: int) -> tuple[list[Record], int, bool]:
+    """Records of the event with seq > cursor that `role` may read (roles.RECORDS: a void
+    goes with the record it voids), oldest first, at most `limit`; returns (records, new
+    cursor, whether more remain). The cursor passes records the role may not read and rows
+    that cannot be read (records.stored_problem), so they are never sent."""
+    # read before the records: every record up to it is committed and in the query below
+    last_seq = db.session.scalar(db.select(Event.last_seq).where(Event.id == event.id))
+    types = roles.readable_types(role)
+    target = db.aliased(Record)
+    voids = db.select(target.id).where(target.event_id == event.id, target.type.in_(types))
     rows = db.session.scalars(
-        db.select(Record).where(Record.event_id == event.id, Record.seq > cursor)
+        db.select(Record).where(Record.event_id == event.id, Record.seq > cursor, or_(
+            Record.type.in_(types), (Record.type == "void") & Record.target.in_(voids)))
         .order_by(Record.seq).limit(limit + 1)).all()
     more = len(rows) > limit
     rows = rows[:limit]
-    return rows, (rows[-1].seq if rows else cursor), more
+    # when nothing more is readable, the cursor moves on to the event's last record
+    new_cursor = rows[-1].seq if more else max(rows[-1].seq if rows else cursor, last_seq, cursor)
+    return readable(rows), new_cursor, more

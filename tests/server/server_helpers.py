@@ -86,6 +86,17 @@ class Phone:
         return body
 
 
+def add_rounds(app, event, count):
+    """Rounds 1..count of the event, already ended (records may name them)."""
+    from server.models import Round
+
+    with app.app_context():
+        for number in range(1, count + 1):
+            db.session.add(Round(event_id=event["id"], number=number, stage="swiss",
+                                 round_minutes=50, started_ms=T0, ended_ms=T0 + 1))
+        db.session.commit()
+
+
 def set_role(app, device_id, role):
     from server.models import Device
 

@@ -190,4 +190,6 @@ def test_export_prints_an_events_penalties(sqlite_app):
     assert [(p["id"], p["player_name"], p["penalty"], p["judge"]) for p in data["penalties"]] == \
         [(rec["id"], "Ada Brook", "warning", "Jo Judge")]
     text = runner.invoke(args=["export", event["slug"], "--format", "csv"]).output
-    assert text.splitlines()[1].startswith(f"1,{rec['id']},1,1,Ada Brook,Ada Brook,slow_play,warning,")
+    assert text.splitlines()[1].startswith(
+        f'"1","{rec["id"]}","1","1","Ada Brook","Ada Brook","slow_play","slow play",'
+        '"warning","warning",')  # wotf names neither: the ids are made readable

@@ -135,6 +135,8 @@ export async function followEvent(summary, role = null) {
   // Another tab may have saved a newer session (joined another event, or went standalone):
   // write only what changed here, and only onto this same session.
   const stored = await store.get("session");
+  // What sync pulls depends on the role (a scorekeeper gets no penalties): pull from the start.
+  if (roleChanged) await store.set(`cursor:${s.event.slug}`, 0);
   if (!stored) await store.set("session", app.session);
   else if (!stored.standalone && stored.token === s.token && stored.event?.slug === s.event.slug) {
     await store.set("session", { ...stored, event: { ...stored.event, ...changes }, ...(roleChanged ? { role } : {}) });
