@@ -29,6 +29,7 @@ class Config:
     ORGANISER_PASSWORD = os.environ.get("ORGANISER_PASSWORD")
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     MAX_CONTENT_LENGTH = 8 * 1024 * 1024  # bytes; larger bodies get 413
+    MAX_FORM_MEMORY_SIZE = 1_000_000  # bytes of one form field (a pasted CSV); more gets 413
     SYNC_MAX_RECORDS = 500  # records per sync request; more get 413
     SYNC_PULL_LIMIT = 2000  # records returned per sync response at most
     JOIN_RATE_LIMIT = (10, 60)  # failed join/login attempts per client address per window (s)

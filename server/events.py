@@ -10,15 +10,18 @@ from .auth import new_join_code, new_slug
 from .clock import bump, check_round_minutes, event_summary
 from .errors import ApiError
 from .extensions import db
-from .fields import clean_text
-from .models import Device, Event, Pairing, Player, Record
-from .records import approval_state, effective, stored_problem
+from .fields import clean_text, text_problem
+from .models import STAGES, Device, Event, Pairing, Player, Record
+from .records import MAX_NAME, MAX_ROUND, MAX_TABLE, approval_state, effective, stored_problem
 from .roles import DEVICE_ROLES
 from .rules import RuleError, levels, load_ruleset, ruleset_ids
 
 
 def get_event(slug: str) -> Event:
-    """The event with this slug; ApiError 404 otherwise."""
+    """The event with this slug; ApiError 404 otherwise (also for text no slug can be,
+    which the database is never asked about)."""
+    if len(slug) > 16 or text_problem(slug):
+        raise ApiError.not_found("event")
     event = db.session.scalar(db.select(Event).where(Event.slug == slug))
     if event is None:
         raise ApiError.not_found(f"event {slug!r}")
@@ -33,8 +36,13 @@ def create_event(name: str, ruleset: str, level: str | None = None, stage: str =
 
     Raises RuleError (field `ruleset` or `level`) for a ruleset or level the engine does not
     know; `level` is required where the ruleset has levels and must be absent otherwise.
-    Raises ApiError 400 for round minutes outside 1 to 600 (clock.ROUND_MINUTES).
+    Raises ApiError 400 for round minutes outside 1 to 600 (clock.ROUND_MINUTES), a name
+    over 200 or a game over 64 characters, or either holding control characters.
     """
+    check_text(name, "the name", 200, "name")
+    check_text(game or "", "the game", 64, "game")
+    if stage not in STAGES:
+        raise ApiError.bad_request("stage must be one of " + ", ".join(STAGES), "stage")
     check_round_minutes(round_minutes)
     if ruleset not in ruleset_ids():
         raise RuleError(f"unknown ruleset {ruleset!r}", field="ruleset", allowed=ruleset_ids())
@@ -61,25 +69,51 @@ def engine_event(event: Event) -> dict:
     return {k: v for k, v in context.items() if v is not None}
 
 
+MAX_CSV_ROWS = 5000  # rows one import may hold
+
+
 def _rows(text: str) -> list[tuple[int, dict]]:
-    """(line number, row) of each CSV row that is not blank, values stripped."""
+    """(line number, row) of each CSV row that is not blank, values stripped. Raises
+    ApiError 400 for text no spreadsheet would write (NUL, a broken quote, a cell over the
+    csv module's limit) or more than MAX_CSV_ROWS rows."""
+    if "\0" in text:
+        raise ApiError.bad_request("the CSV holds a NUL character: is it a spreadsheet file "
+                                   "rather than CSV?", "csv")
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    if not reader.fieldnames:
-        raise ApiError.bad_request("the CSV is empty", "csv")
-    reader.fieldnames = [f.strip().lower() for f in reader.fieldnames]
     rows = []
-    for row in reader:
-        values = {k: (v or "").strip() for k, v in row.items() if k}
-        if any(values.values()):
-            rows.append((reader.line_num, values))
+    try:
+        if not reader.fieldnames:
+            raise ApiError.bad_request("the CSV is empty", "csv")
+        reader.fieldnames = [f.strip().lower() for f in reader.fieldnames]
+        for row in reader:
+            values = {k: (v or "").strip() for k, v in row.items() if isinstance(k, str) and k}
+            if any(values.values()):
+                rows.append((reader.line_num, values))
+            if len(rows) > MAX_CSV_ROWS:
+                raise ApiError.bad_request(f"the CSV has more than {MAX_CSV_ROWS} rows", "csv")
+    except csv.Error as err:
+        raise ApiError.bad_request(f"line {reader.line_num}: not readable as CSV ({err})", "csv") from None
     return rows
+
+
+def check_text(value: str, label: str, max_length: int, field: str | None = None) -> str:
+    """`value` when it is text of at most `max_length` characters without control
+    characters; ApiError 400 naming `label` otherwise."""
+    problem = text_problem(value)
+    if problem:
+        raise ApiError.bad_request(f"{label} {problem}", field)
+    if len(value) > max_length:
+        raise ApiError.bad_request(f"{label} is longer than {max_length} characters", field)
+    return value
 
 
 def import_players(event: Event, text: str) -> tuple[int, list[str]]:
     """Add players from CSV with a `name` column (optional `id`: an outside id such as a
     membership number). Blank lines are skipped. Returns (how many were added, what was
     skipped: `"Ada Brook (already in the event)"` or `"... (twice in the CSV)"`).
-    Raises ApiError 400 naming the line of a row without a name."""
+    Raises ApiError 400 naming the line of a row without a name, or with a name over
+    MAX_NAME or an id over 64 characters, or holding control characters; nothing is added
+    then."""
     rows = _rows(text)
     if rows and "name" not in rows[0][1]:
         raise ApiError.bad_request("the CSV needs a 'name' column", "csv")
@@ -90,6 +124,8 @@ def import_players(event: Event, text: str) -> tuple[int, list[str]]:
         name = row.get("name")
         if not name:
             raise ApiError.bad_request(f"line {line}: no name", "csv")
+        check_text(name, f"line {line}: the name", MAX_NAME, "csv")
+        check_text(row.get("id") or "", f"line {line}: the id", 64, "csv")
         if name in existing:
             skipped.append(f"{name} (already in the event)")
             continue
@@ -103,18 +139,32 @@ def import_players(event: Event, text: str) -> tuple[int, list[str]]:
     return added, skipped
 
 
+def check_number(text: str, label: str, low: int, high: int, field: str | None = None) -> int:
+    """The whole number written in `text`, from `low` to `high`; ApiError 400 naming
+    `label` otherwise (a fraction, a sign, digits past the range, or no number)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        raise ApiError.bad_request(f"{label} must be a whole number from {low} to {high}, "
+                                   f"not {shown!r}", field)
+    if len(text) > 20 or not low <= int(text) <= high:
+        raise ApiError.bad_request(f"{label} must be from {low} to {high}", field)
+    return int(text)
+
+
 def import_pairings(event: Event, round_number: int, text: str) -> int:
     """Replace round `round_number`'s tables from CSV with columns `table`, `player_a`,
     `player_b` (player names as imported; `player_b` empty for a bye). Returns the number of
-    tables. Raises ApiError 400 naming the line of an unknown player or a bad table number."""
+    tables. Raises ApiError 400 naming the line of an unknown player, a table number that is
+    not a whole number from 1 to MAX_TABLE, a player paired with themself or seated twice,
+    and for a round number outside 1 to MAX_ROUND; nothing changes then."""
+    if not 1 <= round_number <= MAX_ROUND:
+        raise ApiError.bad_request(f"round must be from 1 to {MAX_ROUND}", "round")
     rows = _rows(text)
     by_name = {p.name: p.id for p in event.players}
-    tables = []
+    tables, seated = [], {}
     for line, row in rows:
-        try:
-            number = int(row.get("table", ""))
-        except ValueError:
-            raise ApiError.bad_request(f"line {line}: table must be a number", "csv") from None
+        number = check_number(row.get("table", ""), f"line {line}: table", 1, MAX_TABLE, "csv")
         ids = []
         for key in ("player_a", "player_b"):
             name = row.get(key) or ""
@@ -123,6 +173,13 @@ def import_pairings(event: Event, round_number: int, text: str) -> int:
             ids.append(by_name.get(name))
         if ids[0] is None:
             raise ApiError.bad_request(f"line {line}: player_a is required", "csv")
+        if ids[0] == ids[1]:
+            raise ApiError.bad_request(f"line {line}: {row['player_a']!r} is paired with themself", "csv")
+        for key, pid in zip(("player_a", "player_b"), ids, strict=True):
+            if pid is not None and pid in seated:
+                raise ApiError.bad_request(f"line {line}: {row[key]!r} is already at table "
+                                           f"{seated[pid]}", "csv")
+            seated[pid] = number
         tables.append(Pairing(event_id=event.id, round_number=round_number, number=number,
                               player_a_id=ids[0], player_b_id=ids[1]))
     if len({t.number for t in tables}) != len(tables):

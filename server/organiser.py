@@ -7,7 +7,8 @@ import uuid
 from functools import wraps
 
 import segno
-from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from . import timeutil
 from .auth import (
@@ -21,6 +22,7 @@ from .auth import (
 from .clock import bump, clock_state, end_round, pause_round, resume_round, start_round
 from .errors import ApiError
 from .events import (
+    check_number,
     create_event,
     export_json,
     get_event,
@@ -33,12 +35,15 @@ from .events import (
     set_role,
     unreadable_records,
 )
-from .extensions import db
+from .extensions import api, db
+from .fields import MAX_BIGINT
 from .models import STAGES, Device, Event
+from .records import MAX_ROUND
 from .rules import RuleError, rulesets
 from .sync import push
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser", template_folder="templates")
+MAX_GAMES = 99  # games per match a form may give
 
 
 @bp.app_context_processor
@@ -61,6 +66,20 @@ def _form_action(view):
         return redirect(url_for("organiser.event_page", slug=slug))
 
     return wrapped
+
+
+@bp.app_errorhandler(RequestEntityTooLarge)
+def _too_large(error):
+    """An upload or form field over the limits: the organiser page again, saying so (the
+    API answers in its own shape)."""
+    if not request.path.startswith(bp.url_prefix):
+        return api.handle_http_exception(error)
+    limit = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+    field = current_app.config["MAX_FORM_MEMORY_SIZE"] // 1000
+    flash(f"Too large: a file may have at most {limit} MiB and pasted text at most {field} kB; "
+          "nothing was changed.", "error")
+    slug = (request.view_args or {}).get("slug")
+    return redirect(url_for(".event_page", slug=slug) if slug else url_for(".index"))
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -103,7 +122,7 @@ def new_event():
     try:
         event = create_event(
             form.get("name", "").strip() or "Event", ruleset, level=level or None, stage=form.get("stage") or "swiss",
-            games_per_match=_form_number("games_per_match", int, "games per match"),
+            games_per_match=_form_number("games_per_match", int, "games per match", 1, MAX_GAMES),
             round_minutes=_form_number("round_minutes", float, "round minutes"),
             game=form.get("game") or None)
     except (ApiError, RuleError) as err:
@@ -177,15 +196,19 @@ def _ago(ms: int | None, now: int) -> str:
     return f"{minutes // 60} h {minutes % 60} min ago"
 
 
-def _form_number(key: str, kind, label: str):
-    """The form's number `key` (None when empty); ApiError 400 naming `label` otherwise."""
+def _form_number(key: str, kind, label: str, low: int | None = None, high: int | None = None):
+    """The form's number `key` (None when empty): a whole number from `low` to `high` for
+    `kind` int, any decimal for float (its range is checked where it is used). ApiError 400
+    naming `label` otherwise."""
     text = request.form.get(key, "").strip()
     if not text:
         return None
+    if kind is int:
+        return check_number(text, label, low, high, key)
     try:
-        return kind(text)
+        return kind(text[:40])
     except ValueError:
-        raise ApiError.bad_request(f"{label} must be a number, not {text!r}", key) from None
+        raise ApiError.bad_request(f"{label} must be a number, not {text[:40]!r}", key) from None
 
 
 def _join_url(event: Event) -> str:
@@ -224,9 +247,15 @@ def set_stage(slug):
 
 
 def _csv_text() -> str:
+    """The uploaded file's text, else the pasted text. ApiError 400 for a file that is not
+    UTF-8 text (size limits: see the 413 handler)."""
     upload = request.files.get("file")
     if upload and upload.filename:
-        return upload.read().decode("utf-8-sig")
+        try:
+            return upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ApiError.bad_request(
+                "the file is not UTF-8 text: save it from the spreadsheet as CSV UTF-8", "file") from None
     return request.form.get("csv", "")
 
 
@@ -245,10 +274,7 @@ def players(slug):
 @organiser_required
 @_form_action
 def pairings(slug):
-    try:
-        number = int(request.form.get("round", ""))
-    except ValueError:
-        raise ApiError.bad_request("round must be a number") from None
+    number = check_number(request.form.get("round", ""), "round", 1, MAX_ROUND, "round")
     count = import_pairings(get_event(slug), number, _csv_text())
     return f"Round {number}: {count} tables."
 
@@ -258,7 +284,7 @@ def pairings(slug):
 @_form_action
 def device_action(slug, device_id):
     event = get_event(slug)
-    device = db.session.get(Device, device_id)
+    device = db.session.get(Device, device_id) if device_id <= MAX_BIGINT else None
     if device is None or device.event_id != event.id:
         raise ApiError.not_found("device")
     if request.form.get("action") == "revoke":

@@ -78,3 +78,24 @@ def client(app):
     return app.test_client()
 
 
+
+
+def log_in(client):
+    """Log the test client in to the organiser pages; `client.form(path, **data)` then
+    posts a form with the session's token and follows the redirect."""
+    client.post("/organiser/login", data={"password": "letmein"})
+    client.get("/organiser/")  # makes the session's form token
+    with client.session_transaction() as session:
+        token = session["csrf"]
+
+    def post(path, data=None, **fields):
+        return client.post(path, data={"csrf": token, **(data or {}), **fields}, follow_redirects=True)
+
+    client.form = post
+    return client
+
+
+@pytest.fixture
+def organiser(client):
+    """The test client, logged in to the organiser pages (see log_in)."""
+    return log_in(client)

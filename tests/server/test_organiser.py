@@ -14,20 +14,6 @@ from server.models import Device, Event
 
 
 @pytest.fixture
-def organiser(client):
-    client.post("/organiser/login", data={"password": "letmein"})
-    client.get("/organiser/")  # makes the session's form token
-    with client.session_transaction() as session:
-        token = session["csrf"]
-
-    def post(path, **data):
-        return client.post(path, data={"csrf": token, **data}, follow_redirects=True)
-
-    client.form = post
-    return client
-
-
-@pytest.fixture
 def event(app, organiser, now):
     page = organiser.form("/organiser/events", name="Spring Open", ruleset_level="dci-upg|competitive",
                           stage="swiss", games_per_match="3", round_minutes="50")
