@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .auth import register_limits
 from .config import Config, database_url
 from .errors import register_error_handlers
 from .extensions import api, db, migrate
@@ -44,6 +45,7 @@ def create_app(config: dict | None = None, instance_path: str | None = None) -> 
 
     register_extensions(app)
     register_blueprints(app)
+    register_limits(app)
     register_error_handlers(app)
     from .cli import register_commands
 
@@ -79,6 +81,9 @@ def register_extensions(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
     api.init_app(app)
+    from .auth import SessionInterface
+
+    app.session_interface = SessionInterface()
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:///"):
         with app.app_context():
             sa.event.listen(db.engine, "connect", _sqlite_pragmas)

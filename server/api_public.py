@@ -8,7 +8,7 @@ import json
 from flask import current_app, jsonify
 
 from . import rules, timeutil
-from .auth import check_join_rate, hash_token, new_token, note_failed_attempt
+from .auth import hash_token, new_token
 from .clock import cached_clock_state, event_summary
 from .errors import ApiError
 from .events import get_event
@@ -80,15 +80,14 @@ def clock(slug):
 @bp.arguments(JoinIn)
 @bp.response(200, JoinOut)
 def join(body):
-    """Join an event with its join code: a new device (role floor_judge) and its bearer
-    token, shown only here. Unknown code → 404; after JOIN_RATE_LIMIT wrong codes from one
-    address within its window, every join from that address → 429 (successful joins do
-    not count, so a room of judges can join at once)."""
-    check_join_rate()
+    """Join an event with its current join code: a new device (role floor_judge) and its
+    bearer token, shown only here. Unknown code → 404. Wrong codes are counted per client
+    address (JOIN_LIMITS, e.g. 60 per 10 minutes and 300 per day); over them, every join
+    from that address → 429 until the count falls. Successful joins do not count, so a
+    room of judges behind one address can join at once."""
     code = body["code"].strip().upper()
     event = db.session.scalar(db.select(Event).where(Event.join_code == code))
     if event is None:
-        note_failed_attempt("join")
         raise ApiError.not_found("join code")
     token = new_token()
     device = Device(event_id=event.id, name=body["device_name"], judge_name=body["judge_name"],

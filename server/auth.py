@@ -1,4 +1,5 @@
-"""Device tokens, roles, join rate limiting, and the organiser's password session.
+"""Device tokens, roles, rate limits on joining and logging in, and the organiser's
+password session.
 
 A device token is 32 random bytes (URL-safe text); only its SHA-256 is stored, so a leaked
 database does not leak working tokens. Join codes and slugs use an alphabet without
@@ -8,23 +9,24 @@ look-alike characters.
 import hashlib
 import hmac
 import secrets
-import threading
-from collections import defaultdict, deque
-from functools import wraps
+from functools import partial, wraps
 
 from flask import current_app, g, redirect, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 
 from . import roles, timeutil
 from .errors import ApiError
 from .extensions import db
-from .models import Device, Event
+from .models import Device, Event, OrganiserSession
 
 CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # 32 symbols, no 0/O/1/I
 SLUG_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 
 
 def new_join_code(length: int = 8) -> str:
-    """A join code: 8 symbols from 32, about 10^12 possibilities."""
+    """A join code: 8 symbols from 32, 2^40 (about 1.1 × 10^12) possibilities."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
@@ -70,74 +72,56 @@ def authorize(event: Event, action: str) -> Device:
     return device
 
 
-class RateLimiter:
-    """Counts failures per key over a sliding window of `window` seconds, in this process's
-    memory; a key with `limit` failures in the window is blocked until the oldest ages out.
-
-    Enough for one server process (a venue laptop, one PaaS dyno); several processes each
-    keep their own count.
-    """
-
-    def __init__(self):
-        self._hits: dict[str, deque] = defaultdict(deque)
-        self._lock = threading.Lock()
-
-    def _recent(self, key: str, window: float, now: float) -> deque:
-        hits = self._hits[key]
-        while hits and hits[0] <= now - window:
-            hits.popleft()
-        return hits
-
-    def blocked(self, key: str, limit: int, window: float) -> bool:
-        """True when the key has `limit` or more failures within the window."""
-        now = timeutil.now_ms() / 1000
-        with self._lock:
-            blocked = len(self._recent(key, window, now)) >= limit
-            if not self._hits[key]:
-                del self._hits[key]
-            return blocked
-
-    def fail(self, key: str, window: float) -> None:
-        """Count one failure for the key."""
-        now = timeutil.now_ms() / 1000
-        with self._lock:
-            self._recent(key, window, now).append(now)
-            if len(self._hits) > 10_000:  # forget addresses whose window has passed
-                for stale in [k for k, v in self._hits.items() if not v or v[-1] <= now - window]:
-                    del self._hits[stale]
+# --- rate limits (Flask-Limiter; storage from RATELIMIT_STORAGE_URI) ---------------------
+#
+# Only failures count: a wrong join code (404) or a wrong organiser password (401) from
+# one client address. While an address is over its limits every attempt from it is 429,
+# the right code too (otherwise the answer would still tell a guesser when a guess is
+# right); the limits are set so that a room of judges behind one address stays far below
+# them (README: "Join codes and rate limits").
 
 
-def _limiter() -> tuple[RateLimiter, int, float]:
-    limit, window = current_app.config["JOIN_RATE_LIMIT"]
-    return current_app.extensions.setdefault("join_limiter", RateLimiter()), limit, window
+def _limit_text(key: str) -> str:
+    return current_app.config[key]
 
 
-def _key(kind: str) -> str:
-    return f"{kind}:{request.remote_addr or '?'}"
+def _refusal(what: str, key: str):
+    return lambda: (f"too many {what} from this address (at most {_limit_text(key)}); "
+                    "wait and try again")
 
 
-def attempt_allowed(kind: str) -> bool:
-    """False when this client address has had JOIN_RATE_LIMIT failed join or login attempts
-    (failures per window of seconds); successful attempts do not count."""
-    limiter, limit, window = _limiter()
-    return not limiter.blocked(_key(kind), limit, window)
+# endpoint -> (its limits' setting, the status of a failure, what a failure is)
+LIMITED = {"public.join": ("JOIN_LIMITS", 404, "wrong join codes"),
+           "organiser.login": ("LOGIN_LIMITS", 401, "wrong passwords")}
 
 
-def note_failed_attempt(kind: str) -> None:
-    """Count a failed join (wrong code) or login (wrong password) from this address."""
-    limiter, _limit, window = _limiter()
-    limiter.fail(_key(kind), window)
-
-
-def check_join_rate() -> None:
-    """Raise ApiError 429 when this client address made too many failed join attempts."""
-    if not attempt_allowed("join"):
-        limit, window = current_app.config["JOIN_RATE_LIMIT"]
-        raise ApiError.rate_limited(
-            f"too many wrong join codes: at most {limit} per {window} seconds")
+def register_limits(app) -> Limiter:
+    """Flask-Limiter for `app` (one per app; storage from RATELIMIT_STORAGE_URI), counting
+    the failures of each endpoint in LIMITED per client address (TRUST_PROXY decides which
+    address that is)."""
+    limiter = Limiter(get_remote_address, app=app)
+    for endpoint, (key, status, what) in LIMITED.items():
+        limit = limiter.limit(partial(_limit_text, key), methods=["post"],
+                              deduct_when=lambda response, status=status: response.status_code == status,
+                              error_message=_refusal(what, key))
+        app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+    return limiter
 
 
 # --- organiser session (server-rendered pages) -------------------------------------------
+#
+# The signed cookie holds a random session id; the database keeps its SHA-256 and expiry,
+# so logging out (or the expiry) ends the session on the server: a copied cookie stops
+# working. The cookie is Secure whenever the request came over HTTPS (behind a proxy, as
+# TRUST_PROXY lets X-Forwarded-Proto say).
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, marked Secure on HTTPS requests."""
+
+    def get_cookie_secure(self, app) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"] or (request and request.is_secure))
+
 
 def organiser_password() -> str | None:
     return current_app.config.get("ORGANISER_PASSWORD")
@@ -148,6 +132,40 @@ def check_organiser_password(given: str) -> bool:
     return bool(expected) and hmac.compare_digest(given.encode(), expected.encode())
 
 
+def start_organiser_session() -> None:
+    """Log the organiser in: a new server-side session (any older cookie's id is dropped),
+    lasting PERMANENT_SESSION_LIFETIME. Expired sessions are deleted on the way."""
+    now = timeutil.now_ms()
+    db.session.execute(db.delete(OrganiserSession).where(OrganiserSession.expires_ms <= now))
+    sid = new_token()
+    lifetime = current_app.permanent_session_lifetime
+    db.session.add(OrganiserSession(sid_hash=hash_token(sid), created_ms=now,
+                                    expires_ms=now + int(lifetime.total_seconds() * 1000)))
+    db.session.commit()
+    session.clear()
+    session.permanent = True
+    session["sid"] = sid
+
+
+def end_organiser_session() -> None:
+    """Log out: the session is deleted on the server and the cookie cleared."""
+    sid = session.get("sid")
+    if isinstance(sid, str):
+        db.session.execute(db.delete(OrganiserSession).where(
+            OrganiserSession.sid_hash == hash_token(sid)))
+        db.session.commit()
+    session.clear()
+
+
+def organiser_logged_in() -> bool:
+    """Whether this request carries a live organiser session (see start_organiser_session)."""
+    if "organiser_session" not in g:
+        sid = session.get("sid")
+        row = db.session.get(OrganiserSession, hash_token(sid)) if isinstance(sid, str) else None
+        g.organiser_session = row is not None and row.expires_ms > timeutil.now_ms()
+    return g.organiser_session
+
+
 def csrf_token() -> str:
     """The session's form token (put in every organiser form as `csrf`)."""
     if "csrf" not in session:
@@ -156,11 +174,12 @@ def csrf_token() -> str:
 
 
 def organiser_required(view):
-    """Pages: redirect to the login page unless logged in; POSTs must carry the form token."""
+    """Pages: redirect to the login page unless logged in (roles.ACTIONS
+    "organiser_pages"); POSTs must carry the form token."""
 
     @wraps(view)
     def wrapped(*args, **kwargs):
-        if not session.get("organiser"):
+        if not roles.may("organiser" if organiser_logged_in() else None, "organiser_pages"):
             return redirect(url_for("organiser.login", next=request.path))
         if request.method == "POST":
             sent = request.form.get("csrf", "")

@@ -4,10 +4,15 @@
 `postgres://` or `postgresql://` URL is rewritten to the psycopg 3 driver). `SECRET_KEY`
 signs the organiser's session cookie; when unset, a random key is made once and kept in the
 instance folder (`secret_key`). `ORGANISER_PASSWORD` opens the organiser pages; when unset,
-the file `organiser_password` in the instance folder is read (the demo command writes one).
+the file `organiser_password` in the instance folder is read (the demo command writes one);
+a login lasts `ORGANISER_SESSION_HOURS` (12). `RATELIMIT_STORAGE_URI` says where failed
+join and login attempts are counted (`memory://` by default; Redis or Memcached where
+several processes serve); `TRUST_PROXY` is the number of proxies in front whose
+X-Forwarded-For/-Proto/-Host are believed (0: none).
 """
 
 import os
+from datetime import timedelta
 
 
 def database_url(instance_path: str) -> str:
@@ -32,7 +37,17 @@ class Config:
     MAX_FORM_MEMORY_SIZE = 1_000_000  # bytes of one form field (a pasted CSV); more gets 413
     SYNC_MAX_RECORDS = 500  # records per sync request; more get 413
     SYNC_PULL_LIMIT = 2000  # records returned per sync response at most
-    JOIN_RATE_LIMIT = (10, 60)  # failed join/login attempts per client address per window (s)
+    # Failed attempts per client address (Flask-Limiter notation; see auth.py, README):
+    # wrong join codes, wrong organiser passwords. Successes do not count.
+    JOIN_LIMITS = os.environ.get("JOIN_LIMITS", "60 per 10 minutes; 300 per day")
+    LOGIN_LIMITS = os.environ.get("LOGIN_LIMITS", "10 per 10 minutes; 50 per day")
+    # where the counts live: memory:// (one process), redis://host:6379 or
+    # memcached://host:11211 (shared by several processes or machines)
+    RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "memory://")
+    RATELIMIT_STRATEGY = "sliding-window-counter"
+    # if that storage stops answering, each process counts in its own memory meanwhile
+    RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
+    RATELIMIT_KEY_PREFIX = os.environ.get("RATELIMIT_KEY_PREFIX", "judge")
     CLOCK_MAX_AGE = 2  # seconds a clock response may be cached
     TRUST_PROXY = int(os.environ.get("TRUST_PROXY", "0"))  # X-Forwarded-* hops to trust
     PWA_DIST = os.environ.get("PWA_DIST")  # folder of the built judge app (default pwa/dist)
@@ -43,3 +58,5 @@ class Config:
     OPENAPI_JSON_PATH = "openapi.json"
     SESSION_COOKIE_SAMESITE = "Lax"
     SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SECURE = False  # True forces it; otherwise Secure whenever served over HTTPS
+    PERMANENT_SESSION_LIFETIME = timedelta(hours=float(os.environ.get("ORGANISER_SESSION_HOURS", "12")))

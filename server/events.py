@@ -200,11 +200,22 @@ def set_role(device: Device, role: str) -> None:
     db.session.commit()
 
 
-def revoke(device: Device) -> None:
-    """Revoke a device's token now: its next request gets 401."""
-    if device.revoked_ms is None:
-        device.revoked_ms = timeutil.now_ms()
-        db.session.commit()
+def new_code(event: Event) -> str:
+    """Give the event a new join code now; the old one stops working at once (devices that
+    joined keep their tokens). Returns the new code."""
+    event.join_code = new_join_code()
+    db.session.commit()
+    return event.join_code
+
+
+def revoke(device: Device) -> str | None:
+    """Revoke a device's token now (its next request gets 401) and change the event's join
+    code, so its judge cannot join again with the code they know; other devices keep
+    working. Returns the new join code (None when the device was already revoked)."""
+    if device.revoked_ms is not None:
+        return None
+    device.revoked_ms = timeutil.now_ms()
+    return new_code(device.event)
 
 
 def organiser_device(event: Event) -> Device:

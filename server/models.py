@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 
-ROLES = ("floor_judge", "head_judge", "scorekeeper", "organiser")
+ROLES = ("floor_judge", "head_judge", "scorekeeper", "organiser")  # a device's role (roles.py)
 STAGES = ("swiss", "elimination")
 
 
@@ -135,3 +135,14 @@ class Record(db.Model):
     payload: Mapped[dict] = mapped_column(JSON)
     # the record a void or an approval points at (copied out of the payload for look-ups)
     target: Mapped[str | None] = mapped_column(String(36), index=True)
+
+
+class OrganiserSession(db.Model):
+    """A logged-in organiser session: the SHA-256 of the id its cookie holds, and until
+    when it lasts. Logging out deletes the row."""
+
+    __tablename__ = "organiser_sessions"
+
+    sid_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    expires_ms: Mapped[int] = mapped_column(BigInteger, index=True)

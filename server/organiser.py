@@ -7,17 +7,18 @@ import uuid
 from functools import wraps
 
 import segno
-from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
-from werkzeug.exceptions import RequestEntityTooLarge
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from . import timeutil
 from .auth import (
-    attempt_allowed,
     check_organiser_password,
     csrf_token,
-    note_failed_attempt,
+    end_organiser_session,
+    organiser_logged_in,
     organiser_password,
     organiser_required,
+    start_organiser_session,
 )
 from .clock import bump, clock_state, end_round, pause_round, resume_round, start_round
 from .errors import ApiError
@@ -28,6 +29,7 @@ from .events import (
     get_event,
     import_pairings,
     import_players,
+    new_code,
     organiser_device,
     penalties_csv,
     penalty_rows,
@@ -48,7 +50,7 @@ MAX_GAMES = 99  # games per match a form may give
 
 @bp.app_context_processor
 def _template_globals():
-    return {"csrf_token": csrf_token}
+    return {"csrf_token": csrf_token, "organiser_logged_in": organiser_logged_in}
 
 
 def _form_action(view):
@@ -69,11 +71,16 @@ def _form_action(view):
 
 
 @bp.app_errorhandler(RequestEntityTooLarge)
-def _too_large(error):
-    """An upload or form field over the limits: the organiser page again, saying so (the
-    API answers in its own shape)."""
+@bp.app_errorhandler(TooManyRequests)
+def _page_error(error):
+    """An upload or form field over the size limits, or too many wrong passwords: the
+    organiser page again, saying so (elsewhere, the API's error shape)."""
     if not request.path.startswith(bp.url_prefix):
         return api.handle_http_exception(error)
+    if error.code == 429:
+        flash(f"Too many wrong passwords from this address (at most {current_app.config['LOGIN_LIMITS']}); "
+              "wait and try again.", "error")
+        return render_template("organiser/login.html"), 429
     limit = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
     field = current_app.config["MAX_FORM_MEMORY_SIZE"] // 1000
     flash(f"Too large: a file may have at most {limit} MiB and pasted text at most {field} kB; "
@@ -84,25 +91,24 @@ def _too_large(error):
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
+    """The password form. A wrong password is 401 and counts toward LOGIN_LIMITS
+    (auth.register_limits)."""
     if request.method == "POST":
-        if not attempt_allowed("login"):
-            flash("Too many attempts; wait a minute.", "error")
-            return render_template("organiser/login.html"), 429
         if check_organiser_password(request.form.get("password", "")):
-            session.clear()
-            session["organiser"] = True
+            start_organiser_session()
             target = request.args.get("next", "")
             return redirect(target if target.startswith("/organiser") else url_for(".index"))
-        note_failed_attempt("login")
         flash("Wrong password." if organiser_password() else
               "No organiser password is set (ORGANISER_PASSWORD).", "error")
+        return render_template("organiser/login.html"), 401
     return render_template("organiser/login.html")
 
 
 @bp.post("/logout")
 @organiser_required
 def logout():
-    session.clear()
+    """End the session on the server: the same cookie no longer opens any page."""
+    end_organiser_session()
     return redirect(url_for(".login"))
 
 
@@ -288,10 +294,22 @@ def device_action(slug, device_id):
     if device is None or device.event_id != event.id:
         raise ApiError.not_found("device")
     if request.form.get("action") == "revoke":
-        revoke(device)
-        return f"{device.name} revoked."
+        code = revoke(device)
+        if code is None:
+            return f"{device.name} was already revoked."
+        return (f"{device.name} revoked. The join code is now {code}: judges who have not joined "
+                "yet need it; phones that joined keep working.")
     set_role(device, request.form.get("role", ""))
     return f"{device.name} is now {device.role.replace('_', ' ')}."
+
+
+@bp.post("/events/<slug>/join-code")
+@organiser_required
+@_form_action
+def join_code(slug):
+    """A new join code for the event; the old one stops working at once."""
+    code = new_code(get_event(slug))
+    return f"New join code: {code}. The old code no longer works; phones that joined keep working."
 
 
 @bp.post("/events/<slug>/penalties/<record_id>/approval")

@@ -185,7 +185,7 @@ def flask_server(dist, tmp_path_factory):
     app = server_pkg.create_app({
         "TESTING": True, "SECRET_KEY": "browser-tests", "ORGANISER_PASSWORD": "browser-tests",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'judge.sqlite3'}",
-        "PWA_DIST": str(dist), "JOIN_RATE_LIMIT": (1000, 60),
+        "PWA_DIST": str(dist), "JOIN_LIMITS": "1000 per minute",
     })
     with app.app_context():
         db.create_all()

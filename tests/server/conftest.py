@@ -96,6 +96,7 @@ def log_in(client):
 
 
 @pytest.fixture
-def organiser(client):
-    """The test client, logged in to the organiser pages (see log_in)."""
+def organiser(client, now):
+    """The test client, logged in to the organiser pages (see log_in), on the frozen
+    server clock (the session's expiry follows it)."""
     return log_in(client)

@@ -36,32 +36,63 @@ def test_a_wrong_join_code_is_404(client, event):
     assert res.get_json() == {"error": {"code": "not_found", "message": "join code not found"}}
 
 
-def test_join_attempts_are_rate_limited_per_address(app, client, event, now):
-    app.config["JOIN_RATE_LIMIT"] = (3, 60)
+def test_wrong_join_codes_are_rate_limited_per_address(app, client, event):
+    app.config["JOIN_LIMITS"] = "3 per minute"
     codes = [client.post("/api/join", json={"code": f"GUESS{i:03d}", "device_name": "p",
                                             "judge_name": "j"}).status_code for i in range(4)]
     assert codes == [404, 404, 404, 429]
     right = {"code": event["code"], "device_name": "p", "judge_name": "j"}
-    assert client.post("/api/join", json=right).status_code == 429
+    res = client.post("/api/join", json=right)
+    assert res.status_code == 429  # over the limit even the right code is refused: no oracle
+    assert res.get_json()["error"] == {
+        "code": "rate_limited",
+        "message": "too many wrong join codes from this address (at most 3 per minute); wait and try again"}
     assert client.post("/api/join", json=right,
                        environ_base={"REMOTE_ADDR": "10.9.9.9"}).status_code == 200
-    now.advance(61_000)
-    assert client.post("/api/join", json=right).status_code == 200
 
 
-def test_successful_joins_do_not_count_toward_the_limit(app, client, event, now):
-    # a briefing: every judge joins from the venue's one address within a minute
+def test_a_briefing_of_60_judges_behind_one_address_joins_while_some_mistype(app, client, event):
+    # the default limits: 60 wrong codes per 10 minutes, 300 per day
+    right = {"code": event["code"], "device_name": "phone"}
+    statuses = []
+    for i in range(60):
+        if i % 3 == 0:  # a third of them mistype once, a few twice
+            statuses.append(client.post("/api/join", json={**right, "code": "WRONGCDE",
+                                                           "judge_name": f"J{i}"}).status_code)
+        if i % 9 == 0:
+            statuses.append(client.post("/api/join", json={**right, "code": event["code"][:-1],
+                                                           "judge_name": f"J{i}"}).status_code)
+        statuses.append(client.post("/api/join", json={**right, "judge_name": f"J{i}"}).status_code)
+    assert statuses.count(200) == 60 and statuses.count(404) == 27 and 429 not in statuses
+    with app.app_context():
+        assert db.session.query(Device).count() == 60
+
+
+def test_a_guessing_address_is_stopped_and_others_are_not(app, client, event):
+    guesses = [client.post("/api/join", json={"code": f"{i:08d}", "device_name": "p", "judge_name": "x"},
+                           environ_base={"REMOTE_ADDR": "203.0.113.9"}).status_code for i in range(70)]
+    assert guesses == [404] * 60 + [429] * 10
     right = {"code": event["code"], "device_name": "p", "judge_name": "j"}
-    codes = [client.post("/api/join", json={**right, "judge_name": f"Judge {i}"}).status_code
-             for i in range(15)]
-    assert codes == [200] * 15
-    wrong = {**right, "code": "WRONG123"}
-    codes = [client.post("/api/join", json=wrong).status_code for _ in range(11)]
-    assert codes == [404] * 10 + [429]
-    res = client.post("/api/join", json=right)
-    assert res.status_code == 429
-    assert res.get_json()["error"] == {
-        "code": "rate_limited", "message": "too many wrong join codes: at most 10 per 60 seconds"}
+    assert client.post("/api/join", json=right, environ_base={"REMOTE_ADDR": "203.0.113.9"}).status_code == 429
+    assert client.post("/api/join", json=right, environ_base={"REMOTE_ADDR": "198.51.100.7"}).status_code == 200
+
+
+def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(tmp_path, request):
+    from server_helpers import make_app
+
+    app = make_app("sqlite", tmp_path, request, TRUST_PROXY=1, JOIN_LIMITS="2 per minute")
+    client = app.test_client()
+    with app.app_context():
+        db.create_all()
+
+    def join(forwarded, peer="10.0.0.1"):
+        return client.post("/api/join", json={"code": "NOPE0000", "device_name": "p", "judge_name": "j"},
+                           headers={"X-Forwarded-For": forwarded}, environ_base={"REMOTE_ADDR": peer}).status_code
+
+    assert [join("1.1.1.1"), join("1.1.1.1"), join("1.1.1.1")] == [404, 404, 429]
+    assert join("2.2.2.2") == 404  # another client behind the same proxy
+    # only one hop is trusted: an address a client puts in front of the chain is not believed
+    assert join("9.9.9.9, 1.1.1.1") == 429
 
 
 @pytest.mark.parametrize("header", [None, "Bearer", "Bearer nonsense", "Basic abc"])

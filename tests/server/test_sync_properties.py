@@ -35,7 +35,6 @@ def make_record(phone, kind, mine):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(made=made, steps=steps)
 def test_devices_converge_on_the_servers_records(app, client, made, steps):
-    app.config["JOIN_RATE_LIMIT"] = (10**6, 60)
     event = add_event(app)  # a fresh event per example keeps examples apart
     phones = [Phone(client, event, name=f"phone {i}") for i in range(len(made))]
     outboxes, sent = [], []
@@ -114,7 +113,6 @@ def test_a_cursor_reader_misses_nothing_while_devices_push_at_once(app, client):
     """Three devices push 20 batches each while a fourth pulls with its cursor the whole
     time: the reader ends up with every record, so no record became visible below a
     cursor the reader had already passed."""
-    app.config["JOIN_RATE_LIMIT"] = (10**6, 60)
     event = add_event(app)
     writers = [Phone(client, event, name=f"writer {i}") for i in range(3)]
     reader = Phone(client, event, name="reader")
