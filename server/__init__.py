@@ -103,6 +103,7 @@ def register_blueprints(app: Flask) -> None:
 
     api.register_blueprint(api_public.bp)
     api.register_blueprint(api_device.bp)
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     # record bodies are checked one by one in the sync view; list their shapes for readers
     api.spec.components.schema("RecordIn", schema=RecordSchema)
     for name, schema in PAYLOADS.items():

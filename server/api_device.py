@@ -6,7 +6,7 @@ from flask import current_app
 from . import timeutil
 from .auth import authorize
 from .clock import event_summary
-from .errors import ApiError
+from .errors import ApiError, documented_errors
 from .events import get_event
 from .extensions import db
 from .jsonbody import Blueprint
@@ -17,10 +17,13 @@ from .sync import pull, push, record_json
 
 bp = Blueprint("device", __name__, url_prefix="/api/events",
                description="Endpoints for joined devices (bearer token)")
+BEARER = [{"bearer": []}]  # the token POST /api/join gave (OpenAPI security requirement)
 
 
 @bp.get("/<slug>")
 @bp.response(200, EventDetailOut)
+@documented_errors(bp, 401, 403, 404)
+@bp.doc(security=BEARER)
 def event_detail(slug):
     """The event with its players `[{"id", "name"}]`, rounds with tables `[{"number",
     "tables": [{"number", "player_a", "player_b"}]}]` (player ids) and `me`."""
@@ -41,6 +44,8 @@ def event_detail(slug):
 @bp.post("/<slug>/sync")
 @bp.arguments(SyncIn)
 @bp.response(200, SyncOut)
+@documented_errors(bp, 400, 401, 403, 404, 413)
+@bp.doc(security=BEARER)
 def sync(body, slug):
     """Push the outbox and pull what is new, in one request.
 
@@ -71,6 +76,8 @@ def sync(body, slug):
 
 @bp.get("/<slug>/players/<player>/history")
 @bp.response(200, HistoryOut)
+@documented_errors(bp, 401, 403, 404)
+@bp.doc(security=BEARER)
 def player_history(slug, player):
     """A player's earlier penalties at this event, from every device, as the engine's
     `facts.history` (oldest first; voided penalties left out). `player` is a player id or

@@ -10,7 +10,7 @@ from flask import current_app, jsonify
 from . import rules, timeutil
 from .auth import hash_token, new_token
 from .clock import cached_clock_state, event_summary
-from .errors import ApiError
+from .errors import ApiError, documented_errors
 from .events import get_event
 from .extensions import db
 from .http_cache import cached_json, etag_of
@@ -33,6 +33,7 @@ def server_time():
 
 @bp.get("/rulesets")
 @bp.response(200, RulesetOut(many=True))
+@documented_errors(bp, 304)
 def list_rulesets():
     """Every ruleset: `[{"id", "title", "version", "levels": [{"id", "name"}], "queries"}]`.
     ETag; clients revalidate (Cache-Control: no-cache)."""
@@ -42,6 +43,7 @@ def list_rulesets():
 
 @bp.get("/rulesets/<ruleset_id>")
 @bp.response(200)
+@documented_errors(bp, 304, 404)
 def get_ruleset(ruleset_id):
     """The ruleset JSON file as it is, with an ETag of its bytes; If-None-Match → 304.
     Unknown id → 404."""
@@ -55,6 +57,7 @@ def get_ruleset(ruleset_id):
 @bp.post("/rulesets/<ruleset_id>/evaluate")
 @bp.arguments(EvaluateIn)
 @bp.response(200)
+@documented_errors(bp, 400, 413)
 def evaluate(body, ruleset_id):
     """The engine's answer to `{"query", "event", "facts"}` for this ruleset: the same
     dict as `python -m shared_rules eval`. Engine errors → 400 with its message and field."""
@@ -67,6 +70,7 @@ def evaluate(body, ruleset_id):
 
 @bp.get("/events/<slug>/clock")
 @bp.response(200, ClockOut)
+@documented_errors(bp, 304, 404)
 def clock(slug):
     """The event's clock: `{"server_ms", "event", "round", "tables"}` (see clock.clock_state).
     The ETag covers everything but `server_ms`; Cache-Control allows a few seconds."""
@@ -79,6 +83,7 @@ def clock(slug):
 @bp.post("/join")
 @bp.arguments(JoinIn)
 @bp.response(200, JoinOut)
+@documented_errors(bp, 400, 404, 413, 429)
 def join(body):
     """Join an event with its current join code: a new device (role floor_judge) and its
     bearer token, shown only here. Unknown code → 404. Wrong codes are counted per client

@@ -6,8 +6,11 @@ validation errors from flask-smorest (422) are reported as 400 `bad_request` nam
 first bad field.
 """
 
+from http import HTTPStatus
+
 from flask import jsonify, request
 from flask_smorest import Api
+from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 CODES = {
@@ -81,8 +84,37 @@ def first_error(messages, prefix=""):
     return prefix, str(messages)
 
 
+class ErrorBody(Schema):
+    code = fields.String(required=True, validate=validate.OneOf(
+        sorted({*CODES.values(), "server_error", "error"})))
+    message = fields.String(required=True)
+    field = fields.String(metadata={"description": "the request field at fault, when one is"})
+
+
+class ErrorOut(Schema):
+    """Every API error: `{"error": {"code", "message", "field"?}}`."""
+
+    error = fields.Nested(ErrorBody, required=True)
+
+
+def documented_errors(bp, *statuses: int):
+    """A view decorator documenting the error statuses the view can answer with (each in
+    the one error shape; 304 has no body)."""
+
+    def decorate(view):
+        for status in statuses:
+            view = bp.alt_response(status, response=HTTPStatus(status).name)(view)
+        return view
+
+    return decorate
+
+
 class JsonErrorsApi(Api):
-    """flask-smorest's Api with the project's error shape on `/api/` paths."""
+    """flask-smorest's Api with the project's error shape on `/api/` paths; the OpenAPI
+    document lists each view's error statuses with that shape (no catch-all "default")."""
+
+    ERROR_SCHEMA = ErrorOut
+    DEFAULT_ERROR_RESPONSE_NAME = None
 
     def handle_http_exception(self, error: HTTPException):
         if not request.path.startswith("/api"):

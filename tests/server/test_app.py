@@ -193,3 +193,19 @@ def test_export_prints_an_events_penalties(sqlite_app):
     assert text.splitlines()[1].startswith(
         f'"1","{rec["id"]}","1","1","Ada Brook","Ada Brook","slow_play","slow play",'
         '"warning","warning",')  # wotf names neither: the ids are made readable
+
+
+def test_the_documented_error_shape_is_the_one_sent(sqlite_app):
+    import jsonschema
+
+    client = sqlite_app.test_client()
+    spec = client.get("/api/openapi.json").get_json()
+    error_schema = {**spec["components"]["schemas"]["ErrorOut"], "components": spec["components"]}
+    responses = spec["paths"]["/api/join"]["post"]["responses"]
+    assert set(responses) == {"200", "400", "404", "413", "429"}
+    sent = client.post("/api/join", json={"code": "NOPE0000", "device_name": "p", "judge_name": "j"})
+    assert sent.status_code == 404
+    jsonschema.validate(sent.get_json(), error_schema)
+    assert sent.get_json() == {"error": {"code": "not_found", "message": "join code not found"}}
+    with pytest.raises(jsonschema.ValidationError):  # flask-smorest's own shape would not pass
+        jsonschema.validate({"code": 404, "status": "Not Found", "message": "x"}, error_schema)
