@@ -38,7 +38,8 @@ def clean_text(value: str) -> str:
 
 class Text(fields.String):
     """A string of `min_length` to `max_length` characters that is valid text (see
-    `text_problem`); numbers, booleans and null are refused (null where `allow_none`)."""
+    `text_problem`), not only spaces where `min_length` is 1 or more; numbers, booleans and
+    null are refused (null where `allow_none`)."""
 
     def __init__(self, max_length: int, min_length: int = 1, multiline: bool = False, **kwargs):
         super().__init__(**kwargs)
@@ -52,6 +53,8 @@ class Text(fields.String):
         problem = text_problem(value, self.multiline)
         if problem:
             raise ValidationError(problem)
+        if self.min_length and not value.strip():
+            raise ValidationError("must not be blank")
         if not self.min_length <= len(value) <= self.max_length:
             raise ValidationError(f"must have {self.min_length} to {self.max_length} characters, "
                                   f"not {len(value)}")
@@ -105,6 +108,20 @@ class Bool(fields.Boolean):
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, bool):
             raise ValidationError("must be true or false")
+        return value
+
+
+class RuleId(Text):
+    """An id from the rule data (infraction, level): letters, digits, `_`, `-`, `.`."""
+
+    def __init__(self, **kwargs):
+        super().__init__(64, metadata={"pattern": r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"}, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = super()._deserialize(value, attr, data, **kwargs)
+        if not (value[0].isascii() and value[0].isalnum()) or \
+                not all(ch.isascii() and (ch.isalnum() or ch in "_.-") for ch in value):
+            raise ValidationError("must be an id of letters, digits, _, - and .")
         return value
 
 

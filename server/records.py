@@ -17,7 +17,7 @@ import json
 from marshmallow import RAISE, Schema, ValidationError, fields
 
 from .errors import first_error
-from .fields import MAX_BIGINT, Bool, Choice, Int, Json, Number, Text
+from .fields import MAX_BIGINT, Bool, Choice, Int, Json, Number, RuleId, Text
 from .models import STAGES
 from .rules import penalty_ids
 
@@ -134,11 +134,6 @@ class RulesetRef(EventRef, Text):
         return None if value == where.event.ruleset else f"this event uses {where.event.ruleset}"
 
 
-def _id_text(**kwargs):
-    """A rule id (infraction, level): short text."""
-    return Text(64, **kwargs)
-
-
 class PayloadSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -148,7 +143,7 @@ class PenaltyPayload(PayloadSchema):
     player = PlayerRef(required=True)
     table = Int(1, MAX_TABLE, allow_none=True)
     round = RoundRef(allow_none=True)
-    infraction = _id_text(required=True)
+    infraction = RuleId(required=True)
     penalty = PenaltyIds(required=True, allow_none=True)
     base_penalty = PenaltyIds(allow_none=True)
     upgraded = Bool(allow_none=True)
@@ -157,7 +152,7 @@ class PenaltyPayload(PayloadSchema):
     intentional = Bool(allow_none=True)
     minor = Bool(allow_none=True)
     ruleset = RulesetRef()
-    level = _id_text(allow_none=True)
+    level = RuleId(allow_none=True)
     stage = Choice(STAGES, allow_none=True)
     notes = Text(MAX_NOTES, min_length=0, multiline=True, allow_none=True)
 

@@ -1,0 +1,232 @@
+"""Records with odd values in every field of every type, pushed beside good records, then
+odd rows written straight into the database: no batch fails, every bad record is refused
+alone naming its field, and no view breaks (clock, organiser page, exports, history, pull,
+event detail), on SQLite and PostgreSQL. The counts go to test-artifacts/record-fuzz.json."""
+
+import csv
+import io
+import json
+import uuid
+
+import pytest
+from server_helpers import Phone, add_event, set_role
+
+from server.clock import start_round
+from server.extensions import db
+from server.models import Event, Record
+from server.records import PAYLOADS, RECORD_SCHEMA
+
+
+def _deep(levels):
+    """An object nested `levels` deep (58: as deep as any field of a record can hold within
+    a sync body's 64 levels; deeper bodies are refused whole as not strict JSON)."""
+    value = "bottom"
+    for _ in range(levels):
+        value = {"d": value}
+    return value
+
+
+ODD = [
+    "5", "", " ", "\udfff", "Ana \ud800", "a\x00b", "\x00", "bell\x07", "=cmd|' /C calc'!A0", "\r\n",
+    "x" * 100_000, 2**63, 2**64, -(2**63) - 1, -1, 0, 10**30, 1.5, -0.0, 1e308, True, False, None,
+    [], [1] * 10_000, ["warning"] * 600, {}, {"\udfff": 1}, _deep(58), [[[[[[[[[[]]]]]]]]]],
+]
+ENVELOPE = [name for name in RECORD_SCHEMA.fields if name != "payload"]
+
+
+def _field_paths(record_type):
+    """Every payload field of a type (nested ones too), and one the type does not have."""
+    paths = []
+    for name, field in PAYLOADS[record_type].fields.items():
+        paths.append((name,))
+        nested = getattr(field, "schema", None)
+        if nested is not None:
+            paths += [(name, sub) for sub in nested.fields]
+    return [*paths, ("not_a_field",)]
+
+
+def _put(record, path, value):
+    out = json.loads(json.dumps(record))
+    target = out["payload"]
+    for key in path[:-1]:
+        target = target.setdefault(key, {})
+    target[path[-1]] = value
+    return out
+
+
+@pytest.fixture
+def stage(app, client, now):
+    event = add_event(app, ruleset="dci-upg", level="competitive", players=("Ada Brook", "Ben Carter"))
+    with app.app_context():
+        start_round(db.session.get(Event, event["id"]))
+    head = Phone(client, event, judge="Hana Head")
+    set_role(app, head.id, "head_judge")
+    ada = event["players"]["Ada Brook"]
+    target = head.penalty(ada, infraction="usc_minor", penalty="game_loss", head_judge=True)
+    extension = head.record("time_extension", {"table": 2, "round": 1, "minutes": 3, "reason": "ruling"})
+    assert [r["status"] for r in head.sync([target, extension])["results"]] == ["accepted"] * 2
+    good = {
+        "penalty": lambda: head.penalty(ada, infraction="usc_minor", penalty="game_loss", notes="n",
+                                        ruleset="dci-upg", level="competitive", stage="swiss",
+                                        base_penalty="warning", upgraded=True, head_judge=False,
+                                        intentional=False, minor=True),
+        "time_extension": lambda: head.record("time_extension", {"table": 1, "round": 1, "minutes": 2,
+                                                                 "reason": "deck_check"}),
+        "match_result": lambda: head.record("match_result", {"table": 1, "round": 1, "result": "A",
+                                                             "games": {"A": 2, "B": 0}}),
+        "time_call": lambda: head.record("time_call", {"table": 1, "round": 1, "facts": {"turn": 1},
+                                                       "answer": {"match": "draw"}, "result": None}),
+        "approval": lambda: head.record("approval", {"record": target["id"], "approved": True,
+                                                     "comment": "ok"}),
+        "void": lambda: head.record("void", {"record": extension["id"], "reason": "entered twice"}),
+    }
+    assert set(good) == set(PAYLOADS)  # a new record type must be fuzzed too
+    return event, head, good
+
+
+def _views(app, client, event, head, organiser_client):
+    """Status of every view that reads records; all must be 200."""
+    slug = event["slug"]
+    statuses = {
+        "clock": client.get(f"/api/events/{slug}/clock").status_code,
+        "event detail": client.get(f"/api/events/{slug}", headers=head.headers).status_code,
+        "organiser page": organiser_client.get(f"/organiser/events/{slug}").status_code,
+        "csv": organiser_client.get(f"/organiser/events/{slug}/penalties.csv").status_code,
+        "json": organiser_client.get(f"/organiser/events/{slug}/penalties.json").status_code,
+    }
+    for player in [*event["players"].values(), "Walk-in Wally"]:
+        res = client.get(f"/api/events/{slug}/players/{player}/history", headers=head.headers)
+        statuses[f"history {player}"] = 200 if res.status_code in (200, 404) else res.status_code
+    cursor, pulled = 0, 0
+    while True:  # pull everything, page by page
+        res = client.post(f"/api/events/{slug}/sync", headers=head.headers,
+                          json={"device": head.id, "cursor": cursor})
+        statuses["pull"] = res.status_code
+        if res.status_code != 200:
+            break
+        body = json.loads(res.get_data(as_text=True))  # strict: the phone's JSON.parse
+        pulled += len(body["records"])
+        cursor = body["cursor"]
+        if not body["more"]:
+            break
+    text = organiser_client.get(f"/organiser/events/{slug}/penalties.csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(text)))
+    statuses["csv one row per penalty"] = 200 if len(rows) - 1 == _count_readable_penalties(app, event) else 500
+    return statuses, pulled
+
+
+def _count_readable_penalties(app, event):
+    from server.records import stored_problem
+
+    with app.app_context():
+        rows = db.session.scalars(db.select(Record).where(Record.event_id == event["id"],
+                                                          Record.type == "penalty")).all()
+        return sum(stored_problem(r) is None for r in rows)
+
+
+def test_odd_records_break_no_batch_and_no_view(app, client, stage, request, root):
+    from conftest import log_in
+
+    event, head, good = stage
+    organiser_client = log_in(app.test_client())
+    tried = batches = failed_batches = 0
+    accepted_odd = []
+    for record_type, make in good.items():
+        targets = [("envelope", name) for name in ENVELOPE] + [("payload", p) for p in _field_paths(record_type)]
+        targets.append(("envelope", "payload"))
+        for where, path in targets:
+            odd = []
+            for value in ODD:
+                rec = make()
+                if where == "envelope":
+                    rec[path] = value
+                else:
+                    rec = _put(rec, path, value)
+                odd.append(rec)
+            before, after = make(), make()
+            res = client.post(f"/api/events/{event['slug']}/sync", headers=head.headers,
+                              json={"device": head.id, "cursor": 0, "records": [before, *odd, after]})
+            batches += 1
+            tried += len(odd)
+            if res.status_code != 200:
+                failed_batches += 1
+                continue
+            results = res.get_json()["results"]
+            assert results[0] == {"id": before["id"], "status": "accepted"}
+            assert results[-1] == {"id": after["id"], "status": "accepted"}
+            field = path if where == "envelope" else "payload." + ".".join(path)
+            for rec, result in zip(odd, results[1:-1], strict=True):
+                if result["status"] == "rejected":
+                    assert result["reason"].startswith((field, "a record must be")) or \
+                        (where == "envelope" and path == "payload"), (field, result)
+                else:
+                    accepted_odd.append((record_type, field, rec))
+    assert failed_batches == 0
+
+    statuses, pulled = _views(app, client, event, head, organiser_client)
+    broken = {view: status for view, status in statuses.items() if status != 200}
+    assert broken == {}
+
+    # rows no push could make, written straight into the database
+    inserted = _insert_odd_rows(app, event, head, request.node.callspec.params["app"])
+    statuses, pulled_after = _views(app, client, event, head, organiser_client)
+    broken_after = {view: status for view, status in statuses.items() if status != 200}
+    assert broken_after == {}
+    assert pulled_after == pulled  # unreadable rows are never sent to a phone
+    page = organiser_client.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
+    assert f"{inserted} stored records cannot be read" in page
+    export = organiser_client.get(f"/organiser/events/{event['slug']}/penalties.json").get_json()
+    assert len(export["unreadable"]) == inserted
+
+    # the odd values a field accepts are ones it allows: 0 games won, 1.5 minutes, a blank
+    # note, formula-like text (neutralised in the CSV), any judge name (the joined one is kept),
+    # an id-like infraction ("5")
+    assert {field for _, field, _ in accepted_odd} <= {
+        "created_ms", "judge", "payload.games.A", "payload.games.B", "payload.minutes", "payload.notes",
+        "payload.comment", "payload.reason", "payload.player", "payload.facts", "payload.answer", "payload.infraction",
+        *(f"payload.{name}" for schema in PAYLOADS.values() for name, field in schema.fields.items()
+          if field.allow_none or getattr(field, "truthy", None) is not None)}
+    _write_counts(root, request.node.callspec.params["app"], {
+        "records tried": tried, "batches": batches, "batches failed": failed_batches,
+        "odd records accepted (allowed values, e.g. 0 games)": len(accepted_odd),
+        "rows written straight into the database": inserted,
+        "views checked": len(statuses) * 2, "views broken": len(broken) + len(broken_after)})
+
+
+def _insert_odd_rows(app, event, head, backend):
+    """Rows that bypass every check: odd payload values in each field of each type, payloads
+    that are not objects, unknown types, odd judge names. Returns how many."""
+    # a text column cannot take a lone surrogate through either driver (JSON escapes it)
+    text_odd = ["=1+2", "x" * 300, "bell\x07"] + ([] if backend == "postgres" else ["a\x00b"])
+    payloads = []
+    for record_type in PAYLOADS:
+        for (name,) in [p for p in _field_paths(record_type) if len(p) == 1]:
+            for value in ("5", None, [1, 2], {"a": 1}, 10**30, "\udfff"):
+                payloads.append((record_type, {name: value}))
+    payloads += [("penalty", [1, 2]), ("penalty", "text"), ("time_extension", 7), ("coffee", {}),
+                 ("void", {"record": "not-a-uuid", "reason": "x"}),
+                 # complete records but for one value (each once took a page down)
+                 ("time_extension", {"table": 1, "round": 1, "minutes": "5", "reason": "ruling"}),
+                 ("penalty", {"player": "Ana \udfff", "infraction": "usc_minor", "penalty": "warning",
+                              "notes": "\udfff"})]
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        seq = ev.last_seq
+        for i, (record_type, payload) in enumerate(payloads):
+            seq += 1
+            db.session.add(Record(id=str(uuid.uuid4()), event_id=ev.id, seq=seq, type=record_type,
+                                  device_id=head.id, judge=text_odd[i % len(text_odd)][:100],
+                                  created_ms=(10**18 if i % 2 else -5), received_ms=0,
+                                  payload=payload, target=None))
+        ev.last_seq = seq
+        db.session.commit()
+    return len(payloads)
+
+
+def _write_counts(root, backend, counts):
+    path = root / "test-artifacts" / "record-fuzz.json"
+    path.parent.mkdir(exist_ok=True)
+    known = json.loads(path.read_text()) if path.exists() else {}
+    known[backend] = counts
+    path.write_text(json.dumps(known, indent=1, sort_keys=True))
+
