@@ -268,14 +268,15 @@ class EventServer:
             set_role(device, role)
 
     def revoke(self, slug, judge_name):
-        """Revoke the token of the device that joined as `judge_name`."""
+        """Revoke the token of the device that joined as `judge_name`; returns the event's
+        new join code (revoking changes it)."""
         from server.events import get_event, revoke
         from server.extensions import db
         from server.models import Device
 
         with self.app.app_context():
             event = get_event(slug)
-            revoke(db.session.scalar(db.select(Device).where(
+            return revoke(db.session.scalar(db.select(Device).where(
                 Device.event_id == event.id, Device.judge_name == judge_name)))
 
     def clock(self, slug):

@@ -53,7 +53,7 @@ def test_leaving_waits_for_the_outbox_and_refused_records_say_what_they_were(bro
         assert "Server's reason: payload.ruleset: this event uses dci-upg" in text
 
         # Revoked with a record still to send: joining the same event again sends it.
-        flask_server.revoke(event["slug"], "Lena")
+        new_code = flask_server.revoke(event["slug"], "Lena")  # the organiser tells Lena the new code
         kept = page.evaluate(ADD_RECORD, ["time_extension", {
             "table": 1, "round": 1, "minutes": 2, "reason": "judge_pause"}])
         page.wait_for_function("() => /join again/.test(document.querySelector('#sync').textContent)")
@@ -61,7 +61,7 @@ def test_leaving_waits_for_the_outbox_and_refused_records_say_what_they_were(bro
         page.click("#leave-btn")
         page.wait_for_function(
             "() => /no longer accepts this phone/.test(document.querySelector('#leave-status').textContent)")
-        page.fill("#join-code", event["code"])
+        page.fill("#join-code", new_code)
         page.fill("#judge-name", "Lena")
         page.click("#join-btn")
         page.wait_for_selector("main[data-screen=clock]")

@@ -1,17 +1,17 @@
-"""Long names (300 characters, or one long unbroken word) wrap: no screen is wider than a
-320-px phone."""
+"""Long names (200 characters, the most a player's name may have, or one long unbroken word)
+wrap: no screen is wider than a 320-px phone."""
 
 from .conftest import SMALL_PHONE
 from .helpers import join
 
 LONG = " ".join(["Wolfeschlegelsteinhausenbergerdorff"] * 8) + " " + "X" * 20
-WORD = "Y" * 300
+WORD = "Y" * 200
 
 
 def make_event(server):
     from server.events import create_event, import_pairings, import_players
 
-    names = [LONG[:300], WORD, "Ann Lee", "Bo Kim"]
+    names = [LONG[:200], WORD, "Ann Lee", "Bo Kim"]
     with server.app.app_context():
         event = create_event("Long names " + "Z" * 120, "dci-upg", level="competitive",
                              games_per_match=3, round_minutes=50)
@@ -33,9 +33,9 @@ def test_long_names_fit_a_320_px_screen(browser, flask_server):
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Kai")
-        long_player = next(p for p in event["players"] if p["name"] == LONG[:300])
+        long_player = next(p for p in event["players"] if p["name"] == LONG[:200])
         word_player = next(p for p in event["players"] if p["name"] == WORD)
-        assert len(long_player["name"]) == 300
+        assert len(long_player["name"]) == 200
         widths = {}
         for screen in ("clock", "event", "time", "join", "sync", "history"):
             page.goto(f"{flask_server.url}/#/{screen}" + (f"/{event['slug']}" if screen == "event" else ""))
