@@ -1,6 +1,8 @@
 """What the organiser changes after judges joined reaches their phones without a new join:
 the event's stage (Swiss rounds to the top cut) and a device's role."""
 
+import time
+
 from .conftest import PHONE
 from .helpers import join, look_up_penalty, wait_synced
 
@@ -61,5 +63,43 @@ def test_a_new_role_is_picked_up_on_the_next_sync(browser, flask_server):
         page.click("#history-records [data-approve=true]")
         page.wait_for_function(
             "() => /approved by Wes/.test(document.querySelector('#history-records')?.textContent)")
+    finally:
+        ctx.close()
+
+
+def test_a_scorekeeper_made_judge_gets_the_penalties_it_was_not_sent(browser, flask_server):
+    event = flask_server.make_event("dci-upg", "competitive")
+    api = flask_server.app.test_client()
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Kim")
+        flask_server.set_role(event["slug"], "Kim", "scorekeeper")
+        page.evaluate("() => window.judgeApp.syncNow()")
+        page.wait_for_function("() => window.judgeApp.app.session.role === 'scorekeeper'")
+
+        other = api.post("/api/join", json={"code": event["code"], "device_name": "p",
+                                            "judge_name": "Ola"}).get_json()
+        penalty = {"id": "0b0e7c1e-5a4c-4a8e-9d1c-2f8f6f2f6a01", "type": "penalty",
+                   "device": other["device_id"],
+                   "judge": "Ola", "event": event["slug"], "created_ms": 1, "payload": {
+                       "player": event["players"][0]["id"], "infraction": "usc_minor", "penalty": "warning"}}
+        res = api.post(f"/api/events/{event['slug']}/sync",
+                       headers={"Authorization": f"Bearer {other['token']}"},
+                       json={"device": other["device_id"], "records": [penalty]})
+        assert res.get_json()["results"][0]["status"] == "accepted"
+        # the first may join a sync already under way; the second starts after the push
+        page.evaluate("async () => { await window.judgeApp.syncNow(); await window.judgeApp.syncNow(); }")
+        held = page.evaluate("async () => (await window.judgeApp.records()).map((r) => r.id)")
+        assert penalty["id"] not in held  # a scorekeeper is not sent penalties
+
+        flask_server.set_role(event["slug"], "Kim", "head_judge")
+        # the phone notices its new role after a sync, then pulls the event from the start
+        deadline = time.monotonic() + 20
+        while not page.evaluate("async (id) => { await window.judgeApp.syncNow();"
+                                " return (await window.judgeApp.records()).some((r) => r.id === id); }",
+                                penalty["id"]):
+            assert time.monotonic() < deadline, "the penalty never reached the new head judge"
+            page.wait_for_timeout(250)
     finally:
         ctx.close()
