@@ -18,7 +18,7 @@ from .auth import (
     organiser_password,
     organiser_required,
 )
-from .clock import bump, clock_state, end_round, pause_round, resume_round, start_round
+from .clock import clock_state, end_round, pause_round, resume_round, start_round
 from .errors import ApiError
 from .events import (
     create_event,
@@ -31,6 +31,9 @@ from .events import (
     penalty_rows,
     revoke,
     set_role,
+)
+from .events import (
+    set_stage as change_stage,
 )
 from .extensions import db
 from .models import STAGES, Device, Event
@@ -90,8 +93,9 @@ def logout():
 @organiser_required
 def index():
     events = db.session.scalars(db.select(Event).order_by(Event.id.desc())).all()
+    best_of = sorted({n for r in rulesets() for n in r["best_of"] or []})
     return render_template("organiser/index.html", events=events, rulesets=rulesets(),
-                           stages=STAGES)
+                           stages=STAGES, best_of=best_of)
 
 
 @bp.post("/events")
@@ -131,7 +135,7 @@ def event_page(slug):
             "penalty_name": " + ".join(penalty_names.get(i, _readable(i)) for i in issued)
             or "no penalty"})
     return render_template(
-        "organiser/event.html", event=event, clock=clock, players=players, devices=devices,
+        "organiser/event.html", event=event, clock=clock, players=players, devices=devices, stages=STAGES,
         penalties=penalties, join_url=_join_url(event), now_ms=now,
         time_left=_time_left(clock["round"], now), ago=lambda ms: _ago(ms, now),
         qr_svg=segno.make(_join_url(event), error="m").svg_inline(scale=4))
@@ -235,13 +239,8 @@ def round_action(slug):
 @_form_action
 def set_stage(slug):
     event = get_event(slug)
-    stage = request.form.get("stage")
-    if stage not in STAGES:
-        raise ApiError.bad_request("stage must be swiss or elimination")
-    event.stage = stage
-    bump(event)
-    db.session.commit()
-    return f"Stage: {stage}."
+    change_stage(event, request.form.get("stage") or "")
+    return f"Stage: {event.stage}."
 
 
 def _csv_text() -> str:

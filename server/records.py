@@ -34,17 +34,27 @@ MAX_PAYLOAD_CHARS = 20_000
 
 
 class PenaltyIds(fields.Field):
-    """A penalty id, a list of penalty ids, or null (the policy gives no penalty)."""
+    """A penalty id, a list of penalty ids, or null (the policy gives no penalty). Which ids
+    exist is the event's ruleset's word: check_shape checks them against it."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         items = value if isinstance(value, list) else [value]
         if not items or not all(isinstance(v, str) for v in items):
             raise ValidationError("must be a penalty id or a non-empty list of penalty ids")
-        unknown = sorted(set(items) - penalty_ids())
-        if unknown:
-            raise ValidationError(f"unknown penalty id {unknown[0]!r}; allowed: "
-                                  + ", ".join(sorted(penalty_ids())))
         return value
+
+
+def unknown_penalty(payload: dict, ruleset_id: str) -> str | None:
+    """The reason a penalty payload names a penalty id its event's ruleset does not declare,
+    or None."""
+    allowed = penalty_ids(ruleset_id)
+    for key in ("penalty", "base_penalty"):
+        value = payload.get(key)
+        for item in value if isinstance(value, list) else [value]:
+            if item is not None and item not in allowed:
+                return (f"payload.{key}: unknown penalty id {item!r} in ruleset {ruleset_id}; allowed: "
+                        + ", ".join(sorted(allowed)))
+    return None
 
 
 class PlayerRef(fields.Field):
@@ -158,9 +168,10 @@ class RecordSchema(Schema):
 RECORD_SCHEMA = RecordSchema()
 
 
-def check_shape(raw) -> tuple[dict | None, str | None]:
-    """Validate a record's envelope and payload. Returns (record, None) with the id as a
-    canonical lower-case UUID string, or (None, reason) naming the first bad field."""
+def check_shape(raw, ruleset_id: str) -> tuple[dict | None, str | None]:
+    """Validate a record's envelope and payload for an event of `ruleset_id` (penalty ids are
+    the ruleset's). Returns (record, None) with the id as a canonical lower-case UUID string,
+    or (None, reason) naming the first bad field."""
     if not isinstance(raw, dict):
         return None, "a record must be a JSON object"
     try:
@@ -173,6 +184,10 @@ def check_shape(raw) -> tuple[dict | None, str | None]:
         return None, "payload.{}: {}".format(*first_error(err.messages))
     if len(json.dumps(rec["payload"])) > MAX_PAYLOAD_CHARS:
         return None, f"payload: larger than {MAX_PAYLOAD_CHARS} characters"
+    if rec["type"] == "penalty":
+        reason = unknown_penalty(rec["payload"], ruleset_id)
+        if reason:
+            return None, reason
     rec["id"] = str(rec["id"])
     if rec["type"] in ("void", "approval"):
         rec["target"] = str(uuid.UUID(str(rec["payload"]["record"])))
@@ -201,15 +216,7 @@ def approval_state(penalty, approvals) -> str | None:
     return "pending" if penalty.payload.get("head_judge") else None
 
 
-def history_item(penalty) -> dict:
-    """A penalty record as an item of the engine's `facts.history`: `{"infraction",
-    "penalty", "stage"}` plus `round`, `intentional`, `minor` when recorded. `penalty` is
-    as recorded: a penalty id, null (no penalty), or a list of ids where the record issued
-    several."""
-    p = penalty.payload
-    item = {"infraction": p["infraction"], "penalty": p.get("penalty"),
-            "stage": p.get("stage") or "swiss"}
-    for key in ("round", "intentional", "minor"):
-        if p.get(key) is not None:
-            item[key] = p[key]
-    return item
+def plain(record) -> dict:
+    """A stored record as the plain dict records travel as (shared_rules.history reads these)."""
+    return {"id": record.id, "type": record.type, "device": record.device_id, "judge": record.judge,
+            "created_ms": record.created_ms, "seq": record.seq, "payload": record.payload}

@@ -10,7 +10,8 @@ from functools import cache
 import shared_rules
 from shared_rules import RuleError
 
-__all__ = ["RuleError", "evaluate", "levels", "load_ruleset", "ruleset_file", "ruleset_ids", "rulesets"]
+__all__ = ["RuleError", "check_event_settings", "evaluate", "levels", "load_ruleset", "penalty_ids", "ruleset_file",
+           "ruleset_ids", "rulesets"]
 
 
 @cache
@@ -43,9 +44,16 @@ def load_ruleset(ruleset_id: str) -> dict:
     return shared_rules.load_ruleset(ruleset_id)
 
 
-def penalty_ids() -> frozenset[str]:
-    """The penalty vocabulary shared with the engine (queries.json `penalty_ids`)."""
-    return frozenset(shared_rules.vocabulary()["penalty_ids"])
+def penalty_ids(ruleset_id: str) -> frozenset[str]:
+    """The penalty ids a ruleset declares (what its events' records may give); raises
+    RuleError for an unknown ruleset."""
+    return frozenset(p["id"] for p in shared_rules.load_ruleset(ruleset_id).get("penalties", []))
+
+
+def check_event_settings(ruleset_id: str, settings: dict) -> dict:
+    """The engine's own check of an event's settings (shared_rules.check_event_settings):
+    the settings with the ruleset's defaults, or RuleError naming the field."""
+    return shared_rules.check_event_settings(ruleset_id, settings)
 
 
 def evaluate(request: dict) -> dict:

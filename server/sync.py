@@ -94,7 +94,7 @@ def push(event: Event, device: Device, raw_records: list) -> list[dict]:
 
 
 def _push_once(event: Event, device: Device, raw_records: list) -> list[dict]:
-    checked = [check_shape(raw) for raw in raw_records]
+    checked = [check_shape(raw, event.ruleset) for raw in raw_records]
     batch = _Batch(event, device, [rec for rec, _ in checked if rec])
     results, new = [], []
     now = timeutil.now_ms()

@@ -10,9 +10,9 @@ the judge app. See shared_rules/README.md for the rule-file format and the expre
 'warning'
 """
 
-from .engine import evaluate, list_rulesets
+from .engine import check_event_settings, evaluate, list_rulesets
 from .errors import RuleError
 from .library import case_files, load_ruleset, ruleset_ids, ruleset_path
 
-__all__ = ["RuleError", "case_files", "evaluate", "list_rulesets", "load_ruleset", "ruleset_ids",
-           "ruleset_path"]
+__all__ = ["RuleError", "case_files", "check_event_settings", "evaluate", "list_rulesets", "load_ruleset",
+           "ruleset_ids", "ruleset_path"]

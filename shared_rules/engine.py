@@ -119,6 +119,23 @@ def list_rulesets() -> list[dict]:
     return out
 
 
+def check_event_settings(ruleset_id: str, settings: dict) -> dict:
+    """An event's settings checked the way every answer checks its event context, for the
+    places that set them (creating an event, changing its stage): ``{"level", "stage",
+    "games_per_match", "round_minutes", ...}`` (None for not set) -> the settings with the
+    ruleset's defaults filled in. A level is required where the ruleset has levels (an
+    event always runs at one). Raises RuleError naming the field (``event.games_per_match``)
+    and the allowed values, for an unknown ruleset too.
+    """
+    ruleset = compiled_ruleset(ruleset_id)
+    out = ruleset.check_event({k: v for k, v in settings.items() if v is not None})
+    level = ruleset.words["event"].get("level")
+    if level is not None and "level" not in out:
+        raise RuleError(f"event.level is required for ruleset {ruleset_id}", field="event.level",
+                        allowed=level["values"])
+    return out
+
+
 def evaluate(request: Any) -> dict:
     """Answer one request ``{"ruleset", "query", "event", "facts"}`` (event and facts may be omitted).
 

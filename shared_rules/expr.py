@@ -92,6 +92,34 @@ class Gen:
             return emit(args, self)
         return self.const(expr)
 
+    def numeric(self, expr: Any) -> bool:
+        """Whether an expression is sure to give a number when it gives a value at all: a
+        number, or a fact or event setting the vocabulary types as a number (checked on the way
+        in), read with no default or a number as default."""
+        if type(expr) in NUMBERS:
+            return True
+        if not (isinstance(expr, dict) and set(expr) == {"var"}):
+            return False
+        args = expr["var"]
+        path, default = (args[0], args[1]) if isinstance(args, list) and len(args) == 2 else (args, 0)
+        if type(default) not in NUMBERS or not isinstance(path, str):
+            return False
+        root, parts = split_path(path)
+        if root not in ("facts", "event") or not parts:
+            return False
+        fact, spec = spec_at(self.facts if root == "facts" else self.event, [str(p) for p in parts])
+        if spec is None:
+            return False
+        kind = spec.get("type")
+        leaf = len(fact) == len(parts)
+        return (kind == "number" and leaf) or (kind == "per_player" and len(parts) == len(fact) + 1) or (
+            kind == "enum" and leaf and all(type(x) in NUMBERS for x in spec.get("values", [])))
+
+    def operand(self, expr: Any, op: str) -> str:
+        """Source of a number an operator needs: checked unless sure to be a number."""
+        code = self.expr(expr)
+        return code if self.numeric(expr) else f"_num({code}, {op!r})"
+
     def read(self, path: str, default: Any = ABSENT) -> str:
         """Source reading a dotted path; ``default`` is an expression, or ABSENT for none."""
         if not isinstance(path, str) or not path:
@@ -107,6 +135,11 @@ class Gen:
         missing = declared(path, self)
         lazy = has_default and not is_literal(default)
         key = repr(parts[0]) if len(parts) == 1 and isinstance(parts[0], str) else None
+        pair = ", ".join(map(repr, parts)) if len(parts) == 2 and all(isinstance(p, str) for p in parts) else None
+        if pair and root == "facts" and not lazy:
+            if not has_default:
+                return f"_fact2(facts, {pair}, {self.const(missing)})"
+            return f"_fact2_or(facts, {pair}, {fallback})"
         if root == "facts":
             if key and not has_default:
                 return f"(facts[{key}] if {key} in facts else _miss({self.const(missing)}))"
@@ -122,6 +155,8 @@ class Gen:
             found = f"(infraction.get({key}) if infraction is not None else None)"
         elif key and root == "item":
             found = f"(item.get({key}) if item.__class__ is dict else None)"
+        elif pair:
+            found = f"_get2({root}, {pair})"
         else:
             found = f"_present(_walk({root}, {self.const(parts)}))"
         if has_default:
@@ -206,6 +241,24 @@ def _or_none(value: Any, default: Any) -> Any:
 
 def _present(value: Any) -> Any:
     return None if value is ABSENT else value
+
+
+def _fact2(facts: dict, outer: str, inner: str, missing: MissingFact) -> Any:
+    found = facts.get(outer)
+    value = found.get(inner, ABSENT) if found.__class__ is dict else ABSENT
+    if value is ABSENT:
+        raise MissingFact(missing.path, missing.spec)
+    return value
+
+
+def _fact2_or(facts: dict, outer: str, inner: str, default: Any) -> Any:
+    found = facts.get(outer)
+    return found.get(inner, default) if found.__class__ is dict else default
+
+
+def _get2(root: Any, outer: str, inner: str) -> Any:
+    found = root.get(outer) if root.__class__ is dict else None
+    return found.get(inner) if found.__class__ is dict else None
 
 
 def _num(value: Any, op: str) -> Any:
@@ -321,7 +374,7 @@ def table_key(value: Any) -> str:
 HELPERS = {name: value for name, value in globals().items()
            if name in ("_miss", "_have", "_given", "_or_absent", "_or_none", "_present", "_num", "_items",
                        "_container", "_len", "_concat", "_compare", "_arith", "_ladder", "_lookup", "_keyed",
-                       "_index", "_row")}
+                       "_index", "_row", "_fact2", "_fact2_or", "_get2")}
 HELPERS.update({"_A": ABSENT, "_walk": walk})
 
 
@@ -366,9 +419,7 @@ def _equal(negate: bool) -> Callable[[Any, Gen], str]:
 def _order(op: str) -> Callable[[Any, Gen], str]:
     def emit(args: Any, gen: Gen) -> str:
         a, b = _args(args, 2, op)
-        left, right = gen.expr(a), gen.expr(b)
-        right = right if type(b) in NUMBERS else f"_num({right}, {op!r})"
-        return f"(_num({left}, {op!r}) {op} {right})"
+        return f"({gen.operand(a, op)} {op} {gen.operand(b, op)})"
     return emit
 
 
@@ -400,12 +451,12 @@ def _if(args: Any, gen: Gen) -> str:
 
 def _arith_op(op: str) -> Callable[[Any, Gen], str]:
     def emit(args: Any, gen: Gen) -> str:
-        parts = [gen.expr(a) for a in _args(args, None, op)]
-        if not parts:
+        listed = _args(args, None, op)
+        if not listed:
             raise RuleError(f"operator {op!r} needs at least one argument", field=op)
-        if len(parts) == 2 and op in "+-*":
-            return f"(_num({parts[0]}, {op!r}) {op} _num({parts[1]}, {op!r}))"
-        return f"_arith({op!r}, ({', '.join(parts)},))"
+        if len(listed) == 2 and op in "+-*":
+            return f"({gen.operand(listed[0], op)} {op} {gen.operand(listed[1], op)})"
+        return f"_arith({op!r}, ({', '.join(gen.expr(a) for a in listed)},))"
     return emit
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from .errors import RuleError
 
 PLAYERS = ("A", "B")
+BOTH = frozenset(PLAYERS)
 NULLABLE = {"string_or_null", "player_or_null", "penalty_or_list"}  # null is a value here, not "not given"
 Check = Callable[[Any], Any]
 
@@ -116,7 +117,7 @@ def value_checker(spec: dict, path: str) -> Check:
         return check_player
     if kind == "per_player":
         def check_per_player(value):
-            if type(value) is not dict or sorted(value) != list(PLAYERS):
+            if type(value) is not dict or value.keys() != BOTH:
                 raise RuleError(f"{path} must be an object with keys A and B, got {value!r}", field=path,
                                 allowed=list(PLAYERS))
             return {player: _number(value[player], f"{path}.{player}") for player in PLAYERS}
