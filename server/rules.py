@@ -1,11 +1,12 @@
 """The rules engine (package `shared_rules`) as the server uses it.
 
 The engine answers every query; the server passes requests through and serves the ruleset
-files with an ETag. Files are read once per process.
+files with an ETag. Each file is read once per process.
 """
 
 import hashlib
 from functools import cache
+from pathlib import Path
 
 import shared_rules
 from shared_rules import RuleError
@@ -14,16 +15,21 @@ __all__ = ["RuleError", "check_event_settings", "evaluate", "levels", "load_rule
            "ruleset_ids", "rulesets"]
 
 
-@cache
 def ruleset_file(ruleset_id: str) -> tuple[bytes, str]:
     """(the ruleset JSON file's bytes, its ETag). Raises RuleError for an unknown id."""
-    data = shared_rules.ruleset_path(ruleset_id).read_bytes()
+    return _file(shared_rules.ruleset_path(ruleset_id))
+
+
+@cache
+def _file(path: Path) -> tuple[bytes, str]:
+    data = path.read_bytes()
     return data, hashlib.sha256(data).hexdigest()[:32]
 
 
-@cache
 def rulesets() -> list[dict]:
-    """`[{"id", "title", "version", "levels": [{"id", "name"}], "queries": [...]}]`."""
+    """`[{"id", "title", "version", "level_label", "levels": [{"id", "name"}], "best_of",
+    "defaults", "queries": [...]}]`: every ruleset the engine finds (the package's and those in
+    the folders of SHARED_RULES_PATH)."""
     return shared_rules.list_rulesets()
 
 

@@ -19,7 +19,11 @@ class RulesetOut(Schema):
     id = fields.String()
     title = fields.String()
     version = fields.String(allow_none=True)
+    level_label = fields.String(allow_none=True, metadata={"description": "what the levels are called"})
     levels = fields.List(fields.Nested(LevelOut))
+    best_of = fields.List(fields.Integer(), allow_none=True,
+                          metadata={"description": "games per match an event may use; null: any"})
+    defaults = fields.Dict(metadata={"description": "event settings the ruleset states"})
     queries = fields.List(fields.String())
 
 

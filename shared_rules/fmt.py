@@ -2,7 +2,7 @@
 
 One layout for every ruleset and case file, so a diff shows what changed in the rules and
 not in the brackets: two-space indentation; a value that fits in ``WIDTH`` columns on its
-line is written on that line (``{"when": {"==": [{"var": "event.level"}, "tier1"]}}``),
+line is written on that line (``{"when": {"==": [{"var": "event.stage"}, "swiss"]}}``),
 anything longer is opened one entry per line; the keys of a rule node in the order the
 README documents (``id``, ``summary``, ``when``, ``set``, ``options``, ``explain``, ``note``,
 ``source``, ``stated``, ``run``, ``steps``, ``first``, ``halt``); other objects keep their

@@ -66,7 +66,7 @@ def player_history(records: list[dict], player: Any, ruleset_id: str) -> list[di
 
     What travels from a record into an item is taken from the ruleset's vocabulary: the
     fields every ruleset's history items have (infraction, penalty, stage, round) and those
-    the ruleset adds (e.g. ``intentional``, ``minor``); a recorded value that the vocabulary
+    the ruleset adds to its history items; a recorded value that the vocabulary
     would refuse is left out rather than breaking the answer. Raises RuleError for an
     unknown ruleset.
     """
@@ -105,7 +105,7 @@ def penalty_payload(answer: dict, facts: dict, *, player: Any, table: int | None
 
     ``{"player", "table", "round", "infraction", "penalty", "base_penalty", "upgraded",
     "head_judge", "ruleset", "level", "stage"}`` plus the facts that travel into later
-    histories (the ruleset's own history item fields, e.g. ``intentional``, ``minor``) and
+    histories (the ruleset's own history item fields) and
     ``notes`` when given. A penalty the policy does not state (``penalty`` null with
     ``stated`` false) is marked for the head judge to decide. Raises RuleError for an answer
     that still needs facts (it cannot be recorded yet) or one of another query.

@@ -172,7 +172,7 @@ def test_the_search_is_bounded(toy, monkeypatch):
      "event.stage", ["swiss", "elimination"]),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low", "games_per_match": 2}},
      "event.games_per_match", [1, 3, 5]),
-    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low", "game": "chess"}}, "event.game", None),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low", "tables": 12}}, "event.tables", None),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"}}, "facts.infraction", None),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"}, "facts": {"infraction": "x"}},
      "facts.infraction", ["slow", "late", "rude", "shove"]),

@@ -78,7 +78,6 @@ def test_an_unknown_level_is_refused_with_the_allowed_ones(organiser):
 @pytest.mark.parametrize(("form", "message"), [
     ({"stage": "final"}, "event.stage has an unknown value 'final' (allowed: swiss, elimination)"),
     ({"games_per_match": "5"}, "event.games_per_match has an unknown value 5 (allowed: 1, 3)"),
-    ({"game": "chess"}, "unknown field event.game (allowed: games_per_match, level, round_minutes, stage)"),
 ])
 def test_event_settings_the_engine_refuses_are_refused_with_its_message(app, organiser, form, message):
     page = organiser.form("/organiser/events", name="Odd", ruleset_level="wotf|casual", **form)

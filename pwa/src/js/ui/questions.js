@@ -5,7 +5,7 @@
 // value id). Nothing here knows a game: the labels and choices come from the answer.
 import { h, uid } from "../dom.js";
 
-/** "life_points" -> "Life points" (the last part of a dotted name). */
+/** "round_minutes" -> "Round minutes" (the last part of a dotted name). */
 export function humanize(name) {
   const s = String(name).replace(/^.*\./, "").replace(/_/g, " ");
   return s.charAt(0).toUpperCase() + s.slice(1);
