@@ -4,7 +4,6 @@ The policy documents are not part of this repository; the test reads them from t
 by POLICY_SEEDS (default: ``shared/seeds`` beside the checkout) and is skipped where they are absent.
 """
 
-import json
 import os
 import re
 from pathlib import Path
