@@ -159,7 +159,8 @@ class SyncOut(Schema):
 class HistoryOut(Schema):
     player = fields.Raw()
     history = fields.List(fields.Dict(), metadata={
-        "description": "the engine's facts.history: {infraction, penalty (an id, null or "
-                       "a list of ids, as recorded), stage, round?, intentional?, minor?}"})
+        "description": "the engine's facts.history (shared_rules.history): {infraction, penalty "
+                       "(an id, null or a list of ids, as recorded), stage, round?, and the facts the "
+                       "event's ruleset keeps in a history item}"})
     as_of_ms = fields.Integer()
     cursor = fields.Integer()
