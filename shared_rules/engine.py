@@ -53,8 +53,6 @@ class Query:
         self.program = compiler.function(program.get("steps", []), f"queries.{name}.steps")
         self.check_facts = checker(words["facts"], "facts")
         self.groups = words["at_most_one_of"]
-        self.facts = words["facts"]
-        self.answer_fields = words["answer"]
         self.defaults = {f: spec["default"] for f, spec in words["answer"].items() if "default" in spec}
         self.decisions = [f for f, spec in words["answer"].items() if spec.get("decides", True)] + ["stated"]
         self.infractions: dict[str, dict] = {}
