@@ -52,7 +52,7 @@ def measure(config: dict, batches: int) -> list[float]:
     with app.app_context():
         db.create_all()
         event = Event(slug=secrets.token_hex(4), join_code=secrets.token_hex(4).upper(), name="Bench",
-                      ruleset="wotf", level="competitive", stage="swiss", created_ms=0)
+                      ruleset="dci-upg", level="competitive", stage="swiss", created_ms=0)
         event.players = [Player(name=f"Player {i}") for i in range(64)]
         db.session.add(event)
         db.session.commit()

@@ -2,6 +2,9 @@
 // (npm `pyodide`), the two small browser libraries, the rule JSON and a zip of the
 // `shared_rules` package (the same .py and .json files the server runs), the icons (pwa/src/icons),
 // then lets Workbox write a service worker that precaches all of it.
+// Rulesets come from the package and from each folder named in SHARED_RULES_PATH (separated by
+// the platform's path separator, each laid out like the package: rulesets/<id>.json), as the
+// engine finds them; in the app they all sit in the engine zip's shared_rules/rulesets/.
 // Usage: npm run build   (node build.mjs [--out DIR])
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -49,6 +52,24 @@ function readJSON(file) {
   return JSON.parse(fs.readFileSync(file, "utf8"));
 }
 
+/** {id: path} of every ruleset file: the package's, then each SHARED_RULES_PATH folder's
+ * (shared_rules/library.py reads the same places; one id in two folders is an error). */
+function rulesetFiles() {
+  const extra = (process.env.SHARED_RULES_PATH || "").split(path.delimiter).filter((p) => p.trim())
+    .map((p) => path.resolve(p));
+  const found = {};
+  for (const folder of [...new Set([rulesPkg, ...extra])]) {
+    const dir = path.join(folder, "rulesets");
+    if (!fs.existsSync(dir)) continue;
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+      const id = file.slice(0, -".json".length);
+      if (found[id]) throw new Error(`ruleset ${id} is in two folders: ${found[id]} and ${path.join(dir, file)}`);
+      found[id] = path.join(dir, file);
+    }
+  }
+  return Object.fromEntries(Object.entries(found).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 async function build() {
   fs.rmSync(dist, { recursive: true, force: true });
   copyDir(path.join(here, "src"), dist);
@@ -63,11 +84,16 @@ async function build() {
   fs.mkdirSync(py, { recursive: true });
   for (const name of PYODIDE_FILES) fs.copyFileSync(path.join(modules, "pyodide", name), path.join(py, name));
 
-  // The engine package, packed for pyodide.unpackArchive (it lands on sys.path).
-  const pkgFiles = walk(rulesPkg).filter((f) => f.endsWith(".py") || f.endsWith(".json"));
+  // The engine package, packed for pyodide.unpackArchive (it lands on sys.path), with every
+  // ruleset found (rulesets of other folders join the package's own).
+  const rulesets = rulesetFiles();
+  const pkgFiles = walk(rulesPkg).filter((f) => (f.endsWith(".py") || f.endsWith(".json"))
+    && !f.startsWith("rulesets/") && !f.startsWith("cases/"));
+  const entries = pkgFiles.map((f) => [`shared_rules/${f}`, path.join(rulesPkg, f)]);
+  for (const [id, file] of Object.entries(rulesets)) entries.push([`shared_rules/rulesets/${id}.json`, file]);
   // A fixed date keeps the archive's bytes the same from build to build.
-  const zip = zipSync(Object.fromEntries(pkgFiles.map((f) => [
-    `shared_rules/${f}`, [fs.readFileSync(path.join(rulesPkg, f)), { mtime: ZIP_DATE }],
+  const zip = zipSync(Object.fromEntries(entries.map(([name, file]) => [
+    name, [fs.readFileSync(file), { mtime: ZIP_DATE }],
   ])), { level: 9 });
   const engineDir = path.join(dist, "engine");
   fs.mkdirSync(engineDir, { recursive: true });
@@ -77,15 +103,14 @@ async function build() {
   const rulesDir = path.join(dist, "rules");
   fs.mkdirSync(rulesDir, { recursive: true });
   const index = [];
-  const rulesetDir = path.join(rulesPkg, "rulesets");
-  const rulesetFiles = fs.existsSync(rulesetDir)
-    ? fs.readdirSync(rulesetDir).filter((f) => f.endsWith(".json")).sort() : [];
-  for (const file of rulesetFiles) {
-    const data = readJSON(path.join(rulesetDir, file));
-    fs.copyFileSync(path.join(rulesetDir, file), path.join(rulesDir, file));
+  for (const [id, file] of Object.entries(rulesets)) {
+    const data = readJSON(file);
+    fs.copyFileSync(file, path.join(rulesDir, `${id}.json`));
     index.push({
       id: data.id, title: data.title, version: data.document?.version ?? null,
+      level_label: data.level_label ?? null,
       levels: (data.levels ?? []).map((l) => ({ id: l.id, name: l.name })),
+      best_of: data.best_of ?? null,
       defaults: data.defaults ?? {},
       queries: Object.keys(data.queries ?? {}),
     });
@@ -131,7 +156,7 @@ async function build() {
   }
   console.log(`gzip copies: ${(raw / 1048576).toFixed(1)} MiB -> ${(packed / 1048576).toFixed(1)} MiB`);
   console.log(`built ${path.relative(root, dist) || dist}: version ${version}, `
-    + `${count} files precached (${(size / 1048576).toFixed(1)} MiB), engine zip ${pkgFiles.length} files`);
+    + `${count} files precached (${(size / 1048576).toFixed(1)} MiB), engine zip ${entries.length} files`);
 }
 
 build().catch((err) => {

@@ -3,6 +3,8 @@ player's penalty history."""
 
 from flask import current_app
 
+from shared_rules.history import player_history as history_of
+
 from . import timeutil
 from .auth import authorize
 from .clock import event_summary
@@ -11,7 +13,7 @@ from .events import get_event
 from .extensions import db
 from .jsonbody import Blueprint
 from .models import Record
-from .records import effective, history_item, readable
+from .records import plain, readable
 from .schemas import EventDetailOut, HistoryOut, SyncIn, SyncOut
 from .sync import pull, push, record_json
 
@@ -80,14 +82,16 @@ def sync(body, slug):
 @bp.doc(security=BEARER)
 def player_history(slug, player):
     """A player's earlier penalties at this event, from every device, as the engine's
-    `facts.history` (oldest first; voided penalties left out). `player` is a player id or
-    a free-text name as recorded. Judges only (403 for a scorekeeper). 404 for an id that is
-    not a player of this event, or a name no penalty of this event was recorded under."""
+    `facts.history` (shared_rules.history.player_history: oldest first; voided penalties and
+    those the head judge refused left out; what an item holds is the ruleset's vocabulary).
+    `player` is a player id or a free-text name as recorded. Judges only (403 for a
+    scorekeeper). 404 for an id that is not a player of this event, or a name no penalty of
+    this event was recorded under."""
     event = get_event(slug)
     authorize(event, "read_history")
     key = int(player) if player.isascii() and player.isdigit() and len(player) <= 18 else player
     records = readable(db.session.scalars(db.select(Record).where(
-        Record.event_id == event.id, Record.type.in_(("penalty", "void")))
+        Record.event_id == event.id, Record.type.in_(("penalty", "approval", "void")))
         .order_by(Record.seq)).all())
     if isinstance(key, int):
         known = any(p.id == key for p in event.players)
@@ -95,6 +99,6 @@ def player_history(slug, player):
         known = any(r.type == "penalty" and r.payload.get("player") == key for r in records)
     if not known:
         raise ApiError.not_found(f"player {player!r} of event {slug!r}")
-    history = [history_item(r) for r in effective(records) if r.payload["player"] == key]
+    history = history_of([plain(r) for r in records], key, event.ruleset)
     return {"player": key, "history": history, "as_of_ms": timeutil.now_ms(),
             "cursor": event.last_seq}

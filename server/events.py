@@ -11,10 +11,10 @@ from .clock import bump, check_round_minutes, event_summary
 from .errors import ApiError
 from .extensions import db
 from .fields import clean_text, text_problem
-from .models import STAGES, Device, Event, Pairing, Player, Record
+from .models import Device, Event, Pairing, Player, Record
 from .records import MAX_NAME, MAX_ROUND, MAX_TABLE, approval_state, effective, stored_problem
 from .roles import DEVICE_ROLES
-from .rules import RuleError, levels, load_ruleset, ruleset_ids
+from .rules import RuleError, check_event_settings, load_ruleset
 
 
 def get_event(slug: str) -> Event:
@@ -31,34 +31,39 @@ def get_event(slug: str) -> Event:
 def create_event(name: str, ruleset: str, level: str | None = None, stage: str = "swiss",
                  games_per_match: int | None = None, round_minutes: float | None = None,
                  game: str | None = None) -> Event:
-    """A new event with a fresh public slug and join code. Games per match and round minutes
-    not given come from the ruleset's `defaults` (none where the ruleset states none).
+    """A new event with a fresh public slug and join code. The settings are checked by the
+    engine's own check (shared_rules.check_event_settings), which also fills in the
+    ruleset's defaults for games per match and round minutes (none where it states none).
 
-    Raises RuleError (field `ruleset` or `level`) for a ruleset or level the engine does not
-    know; `level` is required where the ruleset has levels and must be absent otherwise.
-    Raises ApiError 400 for round minutes outside 1 to 600 (clock.ROUND_MINUTES), a name
-    over 200 or a game over 64 characters, or either holding control characters.
+    Raises RuleError naming the field (`ruleset`, `event.level`, `event.stage`,
+    `event.games_per_match`, ...) for a setting the ruleset does not allow; a level is required
+    where the ruleset has levels. Raises ApiError 400 for round minutes outside 1 to 600
+    (clock.ROUND_MINUTES), a name over 200 or a game over 64 characters, or either holding
+    control characters.
     """
     check_text(name, "the name", 200, "name")
     check_text(game or "", "the game", 64, "game")
-    if stage not in STAGES:
-        raise ApiError.bad_request("stage must be one of " + ", ".join(STAGES), "stage")
     check_round_minutes(round_minutes)
-    if ruleset not in ruleset_ids():
-        raise RuleError(f"unknown ruleset {ruleset!r}", field="ruleset", allowed=ruleset_ids())
-    allowed = levels(ruleset)
-    if (level or None) not in (allowed or [None]):
-        raise RuleError(f"level {level!r} is not a level of {ruleset}", field="level",
-                        allowed=allowed)
-    defaults = load_ruleset(ruleset).get("defaults", {})
-    games_per_match = games_per_match or defaults.get("games_per_match")
-    round_minutes = round_minutes or defaults.get("round_minutes")
+    settings = check_event_settings(ruleset, {
+        "level": level or None, "stage": stage or None, "games_per_match": games_per_match,
+        "round_minutes": round_minutes, "game": game or None})
     event = Event(slug=new_slug(), join_code=new_join_code(), name=name, ruleset=ruleset,
-                  level=level or None, stage=stage, games_per_match=games_per_match,
-                  round_minutes=round_minutes, game=game or None, created_ms=timeutil.now_ms())
+                  level=settings.get("level"), stage=settings["stage"],
+                  games_per_match=settings.get("games_per_match"),
+                  round_minutes=settings.get("round_minutes"), game=settings.get("game"),
+                  created_ms=timeutil.now_ms())
     db.session.add(event)
     db.session.commit()
     return event
+
+
+def set_stage(event: Event, stage: str) -> None:
+    """Move the event to another stage (swiss rounds, top cut), checked by the engine like
+    any setting; raises RuleError (field `event.stage`) for a stage the engine does not know."""
+    settings = check_event_settings(event.ruleset, {**engine_event(event), "stage": stage})
+    event.stage = settings["stage"]
+    bump(event)
+    db.session.commit()
 
 
 def engine_event(event: Event) -> dict:

@@ -8,10 +8,12 @@ a new record (`void`) that points at the old one.
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from shared_rules.vocabulary import stages
+
 from .extensions import db
 
 ROLES = ("floor_judge", "head_judge", "scorekeeper", "organiser")  # a device's role (roles.py)
-STAGES = ("swiss", "elimination")
+STAGES = tuple(stages())  # the stages every ruleset shares (shared_rules/queries.json)
 
 
 class Event(db.Model):

@@ -20,7 +20,7 @@ from .auth import (
     organiser_required,
     start_organiser_session,
 )
-from .clock import bump, clock_state, end_round, pause_round, resume_round, start_round
+from .clock import clock_state, end_round, pause_round, resume_round, start_round
 from .errors import ApiError
 from .events import (
     check_number,
@@ -36,6 +36,9 @@ from .events import (
     revoke,
     set_role,
     unreadable_records,
+)
+from .events import (
+    set_stage as change_stage,
 )
 from .extensions import api, db
 from .fields import MAX_BIGINT
@@ -116,8 +119,9 @@ def logout():
 @organiser_required
 def index():
     events = db.session.scalars(db.select(Event).order_by(Event.id.desc())).all()
+    best_of = sorted({n for r in rulesets() for n in r["best_of"] or []})
     return render_template("organiser/index.html", events=events, rulesets=rulesets(),
-                           stages=STAGES)
+                           stages=STAGES, best_of=best_of)
 
 
 @bp.post("/events")
@@ -149,7 +153,7 @@ def event_page(slug):
     penalties = [{**row, "device": labels.get(row["device_id"], row["device"])}
                  for row in penalty_rows(event)]
     return render_template(
-        "organiser/event.html", event=event, clock=clock, players=players, devices=devices,
+        "organiser/event.html", event=event, clock=clock, players=players, devices=devices, stages=STAGES,
         penalties=penalties, unreadable=unreadable_records(event), join_url=_join_url(event), now_ms=now,
         time_left=_time_left(clock["round"], now), ago=lambda ms: _ago(ms, now),
         qr_svg=segno.make(_join_url(event), error="m").svg_inline(scale=4))
@@ -243,13 +247,8 @@ def round_action(slug):
 @_form_action
 def set_stage(slug):
     event = get_event(slug)
-    stage = request.form.get("stage")
-    if stage not in STAGES:
-        raise ApiError.bad_request("stage must be swiss or elimination")
-    event.stage = stage
-    bump(event)
-    db.session.commit()
-    return f"Stage: {stage}."
+    change_stage(event, request.form.get("stage") or "")
+    return f"Stage: {event.stage}."
 
 
 def _csv_text() -> str:

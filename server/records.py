@@ -32,8 +32,8 @@ MAX_PENALTIES = 8  # penalty ids one record may issue together
 
 
 def allowed_penalty_ids(event) -> frozenset[str]:
-    """The penalty ids a penalty record of `event` may name."""
-    return penalty_ids()
+    """The penalty ids a penalty record of `event` may name: its ruleset's own."""
+    return penalty_ids(event.ruleset)
 
 
 class EventRef:
@@ -120,7 +120,8 @@ class PenaltyIds(EventRef, fields.Field):
         allowed = allowed_penalty_ids(where.event)
         unknown = sorted(set(value if isinstance(value, list) else [value]) - allowed)
         if unknown:
-            return f"unknown penalty id {unknown[0]!r}; allowed: " + ", ".join(sorted(allowed))
+            return (f"unknown penalty id {unknown[0]!r} in ruleset {where.event.ruleset}; allowed: "
+                    + ", ".join(sorted(allowed)))
         return None
 
 
@@ -307,15 +308,7 @@ def approval_state(penalty, approvals) -> str | None:
     return "pending" if penalty.payload.get("head_judge") else None
 
 
-def history_item(penalty) -> dict:
-    """A penalty record as an item of the engine's `facts.history`: `{"infraction",
-    "penalty", "stage"}` plus `round`, `intentional`, `minor` when recorded. `penalty` is
-    as recorded: a penalty id, null (no penalty), or a list of ids where the record issued
-    several."""
-    p = penalty.payload
-    item = {"infraction": p["infraction"], "penalty": p.get("penalty"),
-            "stage": p.get("stage") or "swiss"}
-    for key in ("round", "intentional", "minor"):
-        if p.get(key) is not None:
-            item[key] = p[key]
-    return item
+def plain(record) -> dict:
+    """A stored record as the plain dict records travel as (shared_rules.history reads these)."""
+    return {"id": record.id, "type": record.type, "device": record.device_id, "judge": record.judge,
+            "created_ms": record.created_ms, "seq": record.seq, "payload": record.payload}

@@ -1,28 +1,35 @@
 """The rules engine (package `shared_rules`) as the server uses it.
 
 The engine answers every query; the server passes requests through and serves the ruleset
-files with an ETag. Files are read once per process.
+files with an ETag. Each file is read once per process.
 """
 
 import hashlib
 from functools import cache
+from pathlib import Path
 
 import shared_rules
 from shared_rules import RuleError
 
-__all__ = ["RuleError", "evaluate", "levels", "load_ruleset", "ruleset_file", "ruleset_ids", "rulesets"]
+__all__ = ["RuleError", "check_event_settings", "evaluate", "levels", "load_ruleset", "penalty_ids", "ruleset_file",
+           "ruleset_ids", "rulesets"]
+
+
+def ruleset_file(ruleset_id: str) -> tuple[bytes, str]:
+    """(the ruleset JSON file's bytes, its ETag). Raises RuleError for an unknown id."""
+    return _file(shared_rules.ruleset_path(ruleset_id))
 
 
 @cache
-def ruleset_file(ruleset_id: str) -> tuple[bytes, str]:
-    """(the ruleset JSON file's bytes, its ETag). Raises RuleError for an unknown id."""
-    data = shared_rules.ruleset_path(ruleset_id).read_bytes()
+def _file(path: Path) -> tuple[bytes, str]:
+    data = path.read_bytes()
     return data, hashlib.sha256(data).hexdigest()[:32]
 
 
-@cache
 def rulesets() -> list[dict]:
-    """`[{"id", "title", "version", "levels": [{"id", "name"}], "queries": [...]}]`."""
+    """`[{"id", "title", "version", "level_label", "levels": [{"id", "name"}], "best_of",
+    "defaults", "queries": [...]}]`: every ruleset the engine finds (the package's and those in
+    the folders of SHARED_RULES_PATH)."""
     return shared_rules.list_rulesets()
 
 
@@ -43,9 +50,16 @@ def load_ruleset(ruleset_id: str) -> dict:
     return shared_rules.load_ruleset(ruleset_id)
 
 
-def penalty_ids() -> frozenset[str]:
-    """The penalty vocabulary shared with the engine (queries.json `penalty_ids`)."""
-    return frozenset(shared_rules.vocabulary()["penalty_ids"])
+def penalty_ids(ruleset_id: str) -> frozenset[str]:
+    """The penalty ids a ruleset declares (what its events' records may give); raises
+    RuleError for an unknown ruleset."""
+    return frozenset(p["id"] for p in shared_rules.load_ruleset(ruleset_id).get("penalties", []))
+
+
+def check_event_settings(ruleset_id: str, settings: dict) -> dict:
+    """The engine's own check of an event's settings (shared_rules.check_event_settings):
+    the settings with the ruleset's defaults, or RuleError naming the field."""
+    return shared_rules.check_event_settings(ruleset_id, settings)
 
 
 def evaluate(request: dict) -> dict:

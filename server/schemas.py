@@ -20,7 +20,11 @@ class RulesetOut(Schema):
     id = fields.String()
     title = fields.String()
     version = fields.String(allow_none=True)
+    level_label = fields.String(allow_none=True, metadata={"description": "what the levels are called"})
     levels = fields.List(fields.Nested(LevelOut))
+    best_of = fields.List(fields.Integer(), allow_none=True,
+                          metadata={"description": "games per match an event may use; null: any"})
+    defaults = fields.Dict(metadata={"description": "event settings the ruleset states"})
     queries = fields.List(fields.String())
 
 
@@ -152,7 +156,8 @@ class SyncOut(Schema):
 class HistoryOut(Schema):
     player = fields.Raw()
     history = fields.List(fields.Dict(), metadata={
-        "description": "the engine's facts.history: {infraction, penalty (an id, null or "
-                       "a list of ids, as recorded), stage, round?, intentional?, minor?}"})
+        "description": "the engine's facts.history (shared_rules.history): {infraction, penalty "
+                       "(an id, null or a list of ids, as recorded), stage, round?, and the facts the "
+                       "event's ruleset keeps in a history item}"})
     as_of_ms = fields.Integer()
     cursor = fields.Integer()

@@ -1,9 +1,14 @@
-"""Command line: ``python -m shared_rules list | eval | check``.
+"""Command line: ``python -m shared_rules list | eval | check | fmt``.
 
-- ``list``: rulesets with their levels, infractions and, per query, the facts it reads
-  (``*``: asked for when the situation needs it; defaults where the data assumes one).
+- ``list``: rulesets with their levels, best-of values, infractions and, per query, every fact
+  it reads (``*``: asked for when the situation needs it; defaults where the data assumes one).
 - ``eval [--request FILE]``: a request JSON (stdin by default) -> the answer JSON.
-- ``check FILE...``: run case files; one line per failure, then ``N passed, N failed``.
+- ``check [FILE...]``: lint the rulesets (lint.py) and run case files; one line per problem
+  or failing case, then ``N passed, N failed``. Without FILE: every ruleset and every case
+  file found (the package and each SHARED_RULES_PATH folder); with FILEs: those case files
+  and the rulesets they name.
+- ``fmt [--check] [FILE...]``: write rule and case files in the canonical layout (fmt.py);
+  with ``--check``, only list the files that would change (exit 1 if any).
 
 Bad input prints ``error: <message>`` on stderr and exits 2 (no traceback).
 """
@@ -13,25 +18,33 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
+from . import library
 from .cases import check_files
-from .engine import evaluate, list_rulesets, load_ruleset
+from .engine import compiled_ruleset, evaluate, list_rulesets
 from .errors import RuleError
+from .fmt import format_file
 from .introspect import facts_read
+from .lint import lint
 
 
 def _list(_args) -> int:
     for summary in list_rulesets():
-        data = load_ruleset(summary["id"])
+        data = library.load_ruleset(summary["id"])
+        words = compiled_ruleset(summary["id"]).words
         print(f"{summary['id']}: {summary['title']} (version: {summary['version']})")
         levels = ", ".join(level["id"] for level in summary["levels"]) or "none"
-        print(f"  levels: {levels}")
+        print(f"  {(summary['level_label'] or 'levels').lower()}: {levels}")
+        print(f"  best of: {', '.join(map(str, summary['best_of'])) if summary['best_of'] else 'not limited'}")
         for query in summary["queries"]:
             facts = facts_read(summary["id"], query)
             shown = [f"{name}{'*' if info['required'] or info['asked_when_needed'] else ''}"
                      + (f" (default {' or '.join(info['defaults'])})" if info["defaults"] else "")
                      for name, info in facts.items()]
             print(f"  query {query}: facts {', '.join(shown) or 'none'}")
+            answer = words["queries"][query]["answer"]
+            print(f"    answer fields: {', '.join(answer)}")
         for infraction in data.get("infractions", []):
             print(f"  infraction {infraction['id']}: {infraction.get('name', '')}")
     return 0
@@ -52,24 +65,55 @@ def _eval(args) -> int:
 
 
 def _check(args) -> int:
-    return check_files(args.files, sys.stdout)
+    files = [Path(f) for f in args.files] or library.case_files()
+    if args.files:
+        named = set()
+        for path in files:
+            try:
+                named.add(json.loads(path.read_text(encoding="utf-8")).get("ruleset"))
+            except (OSError, ValueError, AttributeError):
+                continue
+        rulesets = [r for r in library.ruleset_ids() if r in named]
+    else:
+        rulesets = library.ruleset_ids()
+    problems = 0
+    for ruleset_id in rulesets:
+        for problem in lint(library.load_ruleset(ruleset_id)):
+            print(f"LINT {ruleset_id}: {problem}")
+            problems += 1
+    status = check_files([str(f) for f in files], sys.stdout)
+    return 1 if problems else status
+
+
+def _fmt(args) -> int:
+    files = [Path(f) for f in args.files] or [
+        *library.ruleset_files().values(), *library.case_files(), library.PACKAGE / "queries.json"]
+    changed = [path for path in files if format_file(path, check=args.check)]
+    for path in changed:
+        print(f"{'would change' if args.check else 'formatted'}: {path}")
+    return 1 if args.check and changed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (0 ok, 1 failing cases, 2 bad input)."""
+    """Run the CLI; returns the exit status (0 ok, 1 failing cases or lint problems, 2 bad input)."""
     parser = argparse.ArgumentParser(prog="python -m shared_rules", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("list", help="rulesets, levels, queries and infractions").set_defaults(run=_list)
+    commands.add_parser("list", help="rulesets, levels, queries, the facts each reads, infractions"
+                        ).set_defaults(run=_list)
     ev = commands.add_parser("eval", help="evaluate one request (JSON on stdin or --request FILE)")
     ev.add_argument("--request", metavar="FILE")
     ev.set_defaults(run=_eval)
-    ch = commands.add_parser("check", help="run case files")
-    ch.add_argument("files", nargs="+")
+    ch = commands.add_parser("check", help="lint rulesets and run case files")
+    ch.add_argument("files", nargs="*")
     ch.set_defaults(run=_check)
+    fm = commands.add_parser("fmt", help="write rule and case files in the canonical layout")
+    fm.add_argument("--check", action="store_true", help="only list files that would change")
+    fm.add_argument("files", nargs="*")
+    fm.set_defaults(run=_fmt)
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (RuleError, OSError) as error:
+    except (RuleError, OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

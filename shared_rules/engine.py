@@ -2,65 +2,135 @@
 
 The CLI (``python -m shared_rules eval``), the server's evaluate endpoint and the browser
 worker all call this function, so the same request gets the same answer everywhere.
+
+An answer needs only the facts it depends on. When the rules read a fact (or an event
+setting) the request did not give, the engine tries each value the fact can take (true and
+false, each player, each level or penalty of the ruleset, each value of a list) and
+evaluates again, up to ``MAX_EVALUATIONS`` evaluations per request:
+
+- if every branch is complete and agrees on the decision fields, that is the answer; the
+  fact is listed in ``not_needed`` and an explain line says it would not change the answer;
+- otherwise the answer names what is missing in ``needs``: the fact read first, then the
+  facts every branch needs after it, in the order the rules read them. A number, a text or a
+  per-player value cannot be tried, so it is named at once.
+
+Decision fields are the query's answer fields that decide (queries.json and the ruleset's
+``answer`` declarations; those marked ``"decides": false`` only describe), ``options`` and
+``stated``. Where branches differ on a field that does not decide, the answer gives the
+field's default (or leaves it out). ``explain``, ``notes`` and ``sources`` keep the entries
+every branch has, in order. Errors (``RuleError``) stay for malformed input only: unknown
+ids, wrong types, values out of range, unknown fact names.
 """
 
 from __future__ import annotations
 
-import json
-from functools import cache
+import copy
+import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import library
+from . import vocabulary as vocab
 from .errors import MissingFact, RuleError
-from .expr import Scope
-from .facts import check_event, check_fields
-from .program import Run, run_rules
+from .expr import ABSENT, Frame, split_path
+from .facts import check_groups, checker, clone
+from .program import Compiler, locate
 
-HERE = Path(__file__).resolve().parent
-RULESETS = HERE / "rulesets"
 REQUEST_KEYS = ["ruleset", "query", "event", "facts"]
+_REQUEST_KEYS = frozenset(REQUEST_KEYS)
+MAX_EVALUATIONS = 64
+NOT_NEEDED_LINE = "Not asked: {label}. Every possible answer gives this same result."
 
 
-@cache
-def vocabulary() -> dict:
-    """The query vocabulary (queries.json): penalty ids, event fields, each query's facts and answer defaults."""
-    return json.loads((HERE / "queries.json").read_text(encoding="utf-8"))
+class Query:
+    """One query of one ruleset, compiled: its fact checker, program and answer fields."""
+
+    def __init__(self, name: str, ruleset: dict, words: dict, event_words: dict):
+        self.name = name
+        compiler = Compiler(ruleset, words["facts"], event_words, f"{ruleset.get('id')} {name}")
+        program = ruleset["queries"][name]
+        self.program = compiler.function(program.get("steps", []), f"queries.{name}.steps")
+        self.check_facts = checker(words["facts"], "facts")
+        self.groups = words["at_most_one_of"]
+        self.defaults = {f: spec["default"] for f, spec in words["answer"].items() if "default" in spec}
+        self.decisions = [f for f, spec in words["answer"].items() if spec.get("decides", True)] + ["stated"]
+        self.infractions: dict[str, dict] = {}
+        if name == "penalty":
+            for infraction in ruleset.get("infractions", []):
+                self.infractions[infraction["id"]] = {
+                    key: compiler.function(value, f"infractions[{infraction['id']}].{key}")
+                    for key, value in infraction.items() if key in ("rules", "then")}
 
 
-def ruleset_ids() -> list[str]:
-    """Ids of the ruleset files present, sorted."""
-    return sorted(p.stem for p in RULESETS.glob("*.json"))
+class Ruleset:
+    """A ruleset file, its merged vocabulary and every query compiled once."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.words = vocab.for_ruleset(data)
+        self.check_event = checker(self.words["event"], "event")
+        self.infractions = {i["id"]: i for i in data.get("infractions", [])}
+        self.queries = {name: Query(name, data, words, self.words["event"])
+                        for name, words in self.words["queries"].items()}
 
 
-def ruleset_path(ruleset_id: str) -> Path:
-    """Path of a ruleset's JSON file. Raises RuleError for an unknown id (listing the known ones)."""
-    ids = ruleset_ids()
-    if ruleset_id not in ids:
-        raise RuleError(f"unknown ruleset {ruleset_id!r}", field="ruleset", allowed=ids)
-    return RULESETS / f"{ruleset_id}.json"
+@lru_cache(maxsize=64)
+def compiled(path: Path) -> Ruleset:
+    """The ruleset file at ``path``, compiled (cached). Raises RuleError for malformed data."""
+    return Ruleset(library.read_ruleset(path))
 
 
-@cache
-def load_ruleset(ruleset_id: str) -> dict:
-    """The parsed ruleset file (cached; callers must not mutate it). Raises RuleError if unknown."""
-    data = json.loads(ruleset_path(ruleset_id).read_text(encoding="utf-8"))
-    if data.get("id") != ruleset_id:
-        raise RuleError(f"ruleset file {ruleset_id}.json declares id {data.get('id')!r}", field="id")
-    return data
+def compiled_ruleset(ruleset_id: str) -> Ruleset:
+    """The compiled ruleset of this id. Raises RuleError for an unknown id or malformed data."""
+    key = (os.environ.get(library.PATH_VARIABLE, ""), ruleset_id)
+    found = _by_id.get(key)
+    if found is None:
+        found = _by_id[key] = compiled(library.ruleset_path(ruleset_id))
+    return found
+
+
+_by_id: dict[tuple[str, str], Ruleset] = {}
+
+
+def forget_compiled() -> None:
+    """Drop compiled rulesets looked up by id (library.clear_caches calls it)."""
+    _by_id.clear()
 
 
 def list_rulesets() -> list[dict]:
-    """``[{"id", "title", "version", "levels": [{"id", "name"}], "queries": [...]}]`` for every ruleset."""
+    """``[{"id", "title", "version", "level_label", "levels": [{"id", "name"}], "best_of",
+    "defaults", "queries"}]`` for every ruleset found (library.py)."""
     out = []
-    for ruleset_id in ruleset_ids():
-        data = load_ruleset(ruleset_id)
+    for ruleset_id in library.ruleset_ids():
+        data = library.load_ruleset(ruleset_id)
         out.append({
             "id": ruleset_id,
             "title": data.get("title"),
             "version": data.get("document", {}).get("version"),
+            "level_label": data.get("level_label"),
             "levels": [{"id": lv["id"], "name": lv.get("name", lv["id"])} for lv in data.get("levels", [])],
+            "best_of": data.get("best_of"),
+            "defaults": {k: v for k, v in data.get("defaults", {}).items() if k in vocab.shared()["event"]},
             "queries": sorted(data.get("queries", {})),
         })
+    return out
+
+
+def check_event_settings(ruleset_id: str, settings: dict) -> dict:
+    """An event's settings checked the way every answer checks its event context, for the
+    places that set them (creating an event, changing its stage): ``{"level", "stage",
+    "games_per_match", "round_minutes", ...}`` (None for not set) -> the settings with the
+    ruleset's defaults filled in. A level is required where the ruleset has levels (an
+    event always runs at one). Raises RuleError naming the field (``event.games_per_match``)
+    and the allowed values, for an unknown ruleset too.
+    """
+    ruleset = compiled_ruleset(ruleset_id)
+    out = ruleset.check_event({k: v for k, v in settings.items() if v is not None})
+    level = ruleset.words["event"].get("level")
+    if level is not None and "level" not in out:
+        raise RuleError(f"event.level is required for ruleset {ruleset_id}", field="event.level",
+                        allowed=level["values"])
     return out
 
 
@@ -68,75 +138,190 @@ def evaluate(request: Any) -> dict:
     """Answer one request ``{"ruleset", "query", "event", "facts"}`` (event and facts may be omitted).
 
     Returns a JSON-ready dict: ``ruleset``, ``query``, the query's answer fields (defaults
-    from queries.json, then whatever the ruleset's rules set), ``explain`` (lines to read
-    out), ``sources`` (seed file and section of every rule applied), ``notes``, ``options``
-    (head-judge choices ``{"penalty", "condition", "source"}``) and ``option_penalties``. In a
-    step-by-step query (time_call) a fact still missing ends the walk with ``needs``.
+    from the vocabulary, then whatever the ruleset's rules set), ``explain`` (lines to read
+    out), ``sources`` (document and section of every rule applied), ``notes``, ``options``
+    (head-judge choices ``{"penalty", "condition", "source"}``) and ``option_penalties``;
+    ``needs`` (``[{"path", "type", "label", "values"?}]``) while a missing fact decides the
+    answer, and ``not_needed`` (``[{"path", "label"}]``) for missing facts it does not
+    depend on (see the module docstring).
 
-    Raises RuleError for an unknown ruleset, query, level or infraction, a malformed or
-    unknown fact, or a fact that this situation requires but the request lacks.
+    Raises RuleError for an unknown ruleset, query, level or infraction, or a malformed or
+    unknown fact.
     """
-    if not isinstance(request, dict):
+    if type(request) is not dict:
         raise RuleError("a request must be an object", field="request", allowed=REQUEST_KEYS)
-    unknown = sorted(set(request) - set(REQUEST_KEYS))
-    if unknown:
-        raise RuleError(f"unknown request field {unknown[0]!r}", field=unknown[0], allowed=REQUEST_KEYS)
-    ruleset = load_ruleset(_required_text(request, "ruleset"))
-    vocab = vocabulary()
-    query = _required_text(request, "query")
-    if query not in vocab["queries"]:
-        raise RuleError(f"unknown query {query!r}", field="query", allowed=sorted(vocab["queries"]))
-    program = ruleset.get("queries", {}).get(query)
-    if program is None:
-        raise RuleError(f"ruleset {ruleset['id']} has no {query!r} query", field="query",
-                        allowed=sorted(ruleset.get("queries", {})))
-    spec = vocab["queries"][query]
-    event = check_event(request.get("event"), ruleset, vocab["event"])
-    facts = check_fields(request.get("facts"), spec["facts"], "facts", vocab["penalty_ids"])
-    for group in spec.get("at_most_one_of", []):
-        given = [name for name in group if name in facts]
-        if len(given) > 1:
-            raise RuleError(f"give only one of facts.{', facts.'.join(group)}; got {', '.join(given)}",
-                            field=f"facts.{given[1]}", allowed=group)
-    infraction = _infraction(ruleset, facts) if "infraction" in facts else None
-
-    answer: dict = {"ruleset": ruleset["id"], "query": query, **json.loads(json.dumps(spec["answer"]))}
-    scope = Scope({"event": event, "facts": facts, "answer": answer, "infraction": infraction,
-                   "ruleset": ruleset}, ruleset.get("ladders", {}))
-    run = Run(scope, answer, {p["id"]: p.get("name", p["id"]) for p in ruleset.get("penalties", [])})
-    try:
-        run_rules(program["steps"], run, f"queries.{query}.steps")
-    except MissingFact as missing:
-        if not spec.get("stepwise"):
-            what = f" for {infraction['id']}" if infraction else ""
-            raise RuleError(f"{query}{what} needs facts.{missing.name}",
-                            field=f"facts.{missing.name}") from None
-        answer["needs"] = [missing.name]
-    options = run.options
-    answer.update({
-        "explain": run.explain,
-        "sources": list(dict.fromkeys(run.sources)),
-        "notes": list(dict.fromkeys(run.notes)),
-        "options": options,
-        "option_penalties": sorted({p for o in options for p in _as_list(o["penalty"]) if p}),
-    })
-    return json.loads(json.dumps(answer))
+    if not request.keys() <= _REQUEST_KEYS:
+        unknown = sorted(set(request) - _REQUEST_KEYS)[0]
+        raise RuleError(f"unknown request field {unknown!r}", field=unknown, allowed=REQUEST_KEYS)
+    ruleset = compiled_ruleset(_required_text(request, "ruleset"))
+    name = _required_text(request, "query")
+    query = ruleset.queries.get(name)
+    if query is None:
+        if name not in vocab.shared()["queries"]:
+            raise RuleError(f"unknown query {name!r}", field="query", allowed=sorted(vocab.shared()["queries"]))
+        raise RuleError(f"ruleset {ruleset.data['id']} has no {name!r} query", field="query",
+                        allowed=sorted(ruleset.queries))
+    event = ruleset.check_event(request.get("event"))
+    facts = query.check_facts(request.get("facts"))
+    check_groups(facts, query.groups)
+    search = _Search(ruleset, query)
+    outcome = search.explore(event, facts)
+    return search.answer(outcome)
 
 
 def _required_text(request: dict, key: str) -> str:
     value = request.get(key)
-    if not isinstance(value, str) or not value:
+    if type(value) is not str or not value:
         raise RuleError(f"request.{key} is required", field=key)
     return value
 
 
-def _infraction(ruleset: dict, facts: dict) -> dict:
-    infractions = ruleset.get("infractions", [])
-    for item in infractions:
-        if item["id"] == facts["infraction"]:
-            return item
-    raise RuleError(f"unknown infraction {facts['infraction']!r} in ruleset {ruleset['id']}",
-                    field="facts.infraction", allowed=[i["id"] for i in infractions])
+class _Outcome:
+    """What one branch of the search found: complete, the frames of every complete answer
+    under it (to merge) and the missing facts found not to matter; else the frame of the
+    walk stopped at the missing fact and what the answer needs."""
+
+    __slots__ = ("frames", "complete", "needs", "not_needed")
+
+    def __init__(self, frames: list[Frame], complete: bool, needs: list[MissingFact],
+                 not_needed: list[MissingFact]):
+        self.frames, self.complete, self.needs, self.not_needed = frames, complete, needs, not_needed
+
+
+class _Search:
+    def __init__(self, ruleset: Ruleset, query: Query):
+        self.ruleset, self.query = ruleset, query
+        self.evaluations = 0
+
+    def run(self, event: dict, facts: dict) -> tuple[Frame, MissingFact | None]:
+        self.evaluations += 1
+        query = self.query
+        infraction = self.ruleset.infractions.get(facts.get("infraction")) if query.infractions else None
+        programs = query.infractions.get(infraction["id"], {}) if infraction else {}
+        answer = {k: (clone(v) if type(v) in (dict, list) else v) for k, v in query.defaults.items()}
+        frame = Frame(event, facts, answer, infraction, self.ruleset.data, programs)
+        try:
+            query.program(frame)
+        except MissingFact as missing:
+            return frame, missing
+        except RuleError as error:
+            raise locate(error) from None
+        return frame, None
+
+    def explore(self, event: dict, facts: dict) -> _Outcome:
+        frame, missing = self.run(event, facts)
+        if missing is None:
+            return _Outcome([frame], True, [], [])
+        values = vocab.enumerate_values(missing.spec)
+        if not values or self.evaluations + len(values) > MAX_EVALUATIONS:
+            return _Outcome([frame], False, [missing], [])
+        branches = [self.explore(*self.assume(event, facts, missing.path, value)) for value in values]
+        if all(b.complete for b in branches):
+            frames = [f for branch in branches for f in branch.frames]
+            if self.agree(frames):
+                not_needed = _unique([missing, *(m for b in branches for m in b.not_needed)])
+                return _Outcome(frames, True, [], not_needed)
+        later = [m for m in branches[0].needs if all(any(n.path == m.path for n in b.needs) for b in branches[1:])]
+        # what is known so far is what the walk found before it reached the missing fact
+        return _Outcome([frame], False, _unique([missing, *later]), [])
+
+    def assume(self, event: dict, facts: dict, path: str, value: Any) -> tuple[dict, dict]:
+        """(event, facts) with the value at the rooted ``path`` set, checked again (defaults filled)."""
+        root, parts = split_path(path)
+        target = dict(event if root == "event" else facts)
+        at = target
+        for part in parts[:-1]:
+            inner = at.get(part)
+            at[part] = dict(inner) if isinstance(inner, dict) else {}
+            at = at[part]
+        at[parts[-1]] = value
+        if root == "event":
+            return self.ruleset.check_event(target), facts
+        return event, self.query.check_facts(target)
+
+    def agree(self, frames: list[Frame]) -> bool:
+        fields = self.query.decisions
+        first = frames[0]
+        wanted = ([first.answer.get(f, ABSENT) for f in fields], first.options)
+        return all(([f.answer.get(k, ABSENT) for k in fields], f.options) == wanted for f in frames[1:])
+
+    def answer(self, outcome: _Outcome) -> dict:
+        frames = outcome.frames
+        if len(frames) == 1:
+            frame = frames[0]
+            fields, explain, notes, sources, options = frame.answer, frame.explain, frame.notes, frame.sources, \
+                frame.options
+        else:
+            fields = self.merged_fields(frames)
+            explain, notes, sources = (_common([getattr(f, kind) for f in frames]) for kind in ("explain", "notes",
+                                                                                                 "sources"))
+            options = frames[0].options if all(f.options == frames[0].options for f in frames) else []
+            options = [dict(o) for o in options]
+        out = {"ruleset": self.ruleset.data["id"], "query": self.query.name}
+        for key, value in fields.items():
+            out[key] = clone(value) if value.__class__ in _CONTAINERS else value
+        if outcome.needs:
+            out["needs"] = [self.describe(m) for m in outcome.needs]
+        if outcome.not_needed:
+            out["not_needed"] = [{"path": m.path, "label": self.label(m)} for m in outcome.not_needed]
+            explain = explain + [NOT_NEEDED_LINE.format(label=self.label(m)) for m in outcome.not_needed]
+        out["explain"] = explain
+        out["sources"] = list(dict.fromkeys(sources)) if len(sources) > 1 else sources
+        out["notes"] = list(dict.fromkeys(notes)) if len(notes) > 1 else notes
+        out["options"] = options  # made afresh by this evaluation
+        out["option_penalties"] = sorted({p for o in options for p in _as_list(o["penalty"]) if p}) if options else []
+        return out
+
+    def merged_fields(self, frames: list[Frame]) -> dict:
+        keys = list(dict.fromkeys(k for f in frames for k in f.answer))
+        out = {}
+        for key in keys:
+            first = frames[0].answer.get(key, ABSENT)
+            if all(f.answer.get(key, ABSENT) == first for f in frames[1:]):
+                if first is not ABSENT:
+                    out[key] = first
+            elif key in self.query.defaults:
+                out[key] = copy.deepcopy(self.query.defaults[key])
+        return out
+
+    def label(self, missing: MissingFact) -> str:
+        if missing.path == "event.level":
+            return (self.ruleset.data.get("level_label") or "level").lower()
+        return missing.spec.get("summary") or missing.path.rsplit(".", 1)[-1].replace("_", " ")
+
+    def describe(self, missing: MissingFact) -> dict:
+        """``{"path", "type", "label", "values"?}`` of a fact the answer needs."""
+        spec = missing.spec
+        entry = {"path": missing.path, "type": spec["type"], "label": self.label(missing)}
+        data = self.ruleset.data
+        if missing.path == "event.level":
+            entry["values"] = [{"id": lv["id"], "name": lv.get("name", lv["id"])} for lv in data.get("levels", [])]
+        elif spec["type"] in vocab.PENALTY_TYPES:
+            entry["values"] = [{"id": p["id"], "name": p.get("name", p["id"])} for p in data.get("penalties", [])]
+        elif spec["type"] == "enum":
+            names = spec.get("names", {})
+            if missing.path == "facts.infraction":
+                names = {i["id"]: i.get("name", i["id"]) for i in data.get("infractions", [])}
+            entry["values"] = [{"id": v, "name": names.get(str(v), str(v))} for v in spec["values"]]
+        elif spec["type"] == "number":
+            entry["minimum"] = spec.get("minimum", 0)
+        return entry
+
+
+_CONTAINERS = (dict, list)
+
+
+def _unique(missing: list[MissingFact]) -> list[MissingFact]:
+    seen: dict[str, MissingFact] = {}
+    for m in missing:
+        seen.setdefault(m.path, m)
+    return list(seen.values())
+
+
+def _common(lists: list[list[str]]) -> list[str]:
+    """Entries of the first list that every other list also has, in the first list's order."""
+    others = [set(items) for items in lists[1:]]
+    return [item for item in lists[0] if all(item in other for other in others)]
 
 
 def _as_list(value: Any) -> list:

@@ -1,4 +1,4 @@
-"""The engine's one exception type, and the signal for a fact that a rule needs but was not given."""
+"""The engine's one exception type, and the signal for a fact that a rule reads but was not given."""
 
 from __future__ import annotations
 
@@ -26,8 +26,14 @@ class RuleError(Exception):
 
 
 class MissingFact(Exception):  # noqa: N818 - a signal, not an error shown as such
-    """A rule read a fact that the request did not give (``name`` is the dotted fact name)."""
+    """A rule read a value the request did not give.
 
-    def __init__(self, name: str):
-        self.name = name
-        super().__init__(name)
+    ``path`` is the declared fact to ask for, rooted: ``facts.current_game.winner`` or
+    ``event.level`` (a read of ``facts.current_game.stones.A`` asks for the per-player
+    ``facts.current_game.stones``); ``spec`` is its vocabulary entry.
+    """
+
+    def __init__(self, path: str, spec: dict):
+        self.path = path
+        self.spec = spec
+        super().__init__(path)

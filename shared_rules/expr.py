@@ -1,12 +1,17 @@
-"""The expression language of rule data: a table of small operators and one recursive evaluator.
+"""The expression language of rule data: a table of operators, compiled once into Python code.
 
 An expression is JSON. Scalars are literals; a list evaluates element by element; an object
 with exactly one key naming an operator is an operator call, ``{"op": args}``. The operators
 are listed in ``OPS`` (and in shared_rules/README.md); nothing here knows any game.
 
-``evaluate(expr, scope)`` takes a ``Scope`` that resolves ``var`` paths. Errors in the data
-raise ``RuleError`` naming the operator; a ``facts.`` path with no value and no default raises
-``MissingFact`` so the caller can ask for it.
+Each operator writes one Python expression (``OPS[name](args, gen)`` returns its source
+text), so a whole rule list becomes one Python function (program.py) reading plain local
+variables: ``facts``, ``event``, ``answer``, ``infraction`` and, inside ``count``, ``any``,
+``all`` and ``filter``, ``item``. Malformed data (an unknown operator, a wrong number of
+arguments, a fact the vocabulary does not declare) raises ``RuleError`` while compiling,
+naming the operator or path; a value of the wrong type raises it when the code runs. A read
+of a fact (or an event setting) the request did not give, with no default, raises
+``MissingFact`` naming the declared fact, so the engine can try its values or ask for it.
 """
 
 from __future__ import annotations
@@ -15,71 +20,365 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import MissingFact, RuleError
+from .vocabulary import spec_at
 
-_ABSENT = object()
+ROOTS = ("event", "facts", "answer", "infraction", "ruleset", "item")
+NUMBERS = (int, float)
+SCALARS = (str, int, float, bool, type(None))
 
 
-class Scope:
-    """Values a rule can read: ``roots`` maps a root name (event, facts, answer, ...) to a dict.
+class _Absent:
+    __slots__ = ()
 
-    ``ladders`` is the ruleset's ``ladders`` mapping, used by the ``ladder`` operator.
-    """
+    def __repr__(self) -> str:
+        return "<absent>"
 
-    def __init__(self, roots: dict[str, Any], ladders: dict | None = None):
-        self.roots = roots
-        self.ladders = ladders or {}
 
-    def with_item(self, item: Any) -> Scope:
-        """A scope in which ``item`` names one element of a list (for count, any, all, filter)."""
-        return Scope({**self.roots, "item": item}, self.ladders)
+ABSENT = _Absent()
 
-    def _find(self, path: str) -> Any:
-        value: Any = self.roots
-        for part in path.split("."):
-            if isinstance(value, dict) and part in value:
-                value = value[part]
-            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
-                value = value[int(part)]
-            else:
-                return _ABSENT
+
+class Frame:
+    """What rules read and write during one evaluation: the roots of ``var`` paths, the answer
+    being built and the lines, sources, notes and options collected so far."""
+
+    __slots__ = ("event", "facts", "answer", "infraction", "ruleset", "programs",
+                 "explain", "sources", "notes", "options", "halted")
+
+    def __init__(self, event: dict, facts: dict, answer: dict, infraction: dict | None, ruleset: dict,
+                 programs: dict):
+        self.event, self.facts, self.answer = event, facts, answer
+        self.infraction, self.ruleset, self.programs = infraction, ruleset, programs
+        self.explain: list[str] = []
+        self.sources: list[str] = []
+        self.notes: list[str] = []
+        self.options: list[dict] = []
+        self.halted = False
+
+
+class Gen:
+    """Writes Python source for expressions of one query of one ruleset: knows the ruleset
+    (its static data and ladders) and the query's vocabulary (to name a missing fact), and
+    keeps the constants the code refers to in ``namespace``."""
+
+    def __init__(self, ruleset: dict, facts: dict, event: dict):
+        self.ruleset, self.facts, self.event = ruleset, facts, event
+        self.namespace: dict[str, Any] = dict(HELPERS)
+        self.item_depth = 0
+        self._names: dict[int, str] = {}
+
+    def const(self, value: Any) -> str:
+        """The source text naming ``value``: a literal for a scalar, else a namespace name
+        (the code must not let the value escape unmodifiable data into an answer unchanged)."""
+        if isinstance(value, SCALARS) and not (isinstance(value, float) and value != value):
+            return repr(value)
+        key = id(value)
+        if key not in self._names:
+            name = f"_C{len(self._names)}"
+            self._names[key] = name
+            self.namespace[name] = value
+        return self._names[key]
+
+    def expr(self, expr: Any) -> str:
+        """Python source computing ``expr``. Raises RuleError for malformed data."""
+        if isinstance(expr, list):
+            return "[" + ", ".join(self.expr(e) for e in expr) + "]"
+        if isinstance(expr, dict):
+            if len(expr) != 1:
+                raise RuleError(f"an expression object must have exactly one operator key, got {sorted(expr)}")
+            (op, args), = expr.items()
+            emit = OPS.get(op)
+            if emit is None:
+                raise RuleError(f"unknown operator {op!r}", field=op, allowed=sorted(OPS))
+            return emit(args, self)
+        return self.const(expr)
+
+    def numeric(self, expr: Any) -> bool:
+        """Whether an expression is sure to give a number when it gives a value at all: a
+        number, or a fact or event setting the vocabulary types as a number (checked on the way
+        in), read with no default or a number as default."""
+        if type(expr) in NUMBERS:
+            return True
+        if not (isinstance(expr, dict) and set(expr) == {"var"}):
+            return False
+        args = expr["var"]
+        path, default = (args[0], args[1]) if isinstance(args, list) and len(args) == 2 else (args, 0)
+        if type(default) not in NUMBERS or not isinstance(path, str):
+            return False
+        root, parts = split_path(path)
+        if root not in ("facts", "event") or not parts:
+            return False
+        fact, spec = spec_at(self.facts if root == "facts" else self.event, [str(p) for p in parts])
+        if spec is None:
+            return False
+        kind = spec.get("type")
+        leaf = len(fact) == len(parts)
+        return (kind == "number" and leaf) or (kind == "per_player" and len(parts) == len(fact) + 1) or (
+            kind == "enum" and leaf and all(type(x) in NUMBERS for x in spec.get("values", [])))
+
+    def operand(self, expr: Any, op: str) -> str:
+        """Source of a number an operator needs: checked unless sure to be a number."""
+        code = self.expr(expr)
+        return code if self.numeric(expr) else f"_num({code}, {op!r})"
+
+    def read(self, path: str, default: Any = ABSENT) -> str:
+        """Source reading a dotted path; ``default`` is an expression, or ABSENT for none."""
+        if not isinstance(path, str) or not path:
+            raise RuleError(f"operator 'var' needs a path, got {path!r}", field="var")
+        root, parts = split_path(path)
+        has_default = default is not ABSENT
+        fallback = self.expr(default) if has_default else "None"
+        if root == "ruleset":
+            value = walk(self.ruleset, parts)
+            return fallback if value is ABSENT or value is None else self.const(value)
+        if root not in ROOTS or (root == "item" and not self.item_depth):
+            return fallback
+        missing = declared(path, self)
+        lazy = has_default and not is_literal(default)
+        key = repr(parts[0]) if len(parts) == 1 and isinstance(parts[0], str) else None
+        pair = ", ".join(map(repr, parts)) if len(parts) == 2 and all(isinstance(p, str) for p in parts) else None
+        if pair and root == "facts" and not lazy:
+            if not has_default:
+                return f"_fact2(facts, {pair}, {self.const(missing)})"
+            return f"_fact2_or(facts, {pair}, {fallback})"
+        if root == "facts":
+            if key and not has_default:
+                return f"(facts[{key}] if {key} in facts else _miss({self.const(missing)}))"
+            if key and not lazy:
+                return f"facts.get({key}, {fallback})"
+            found = f"facts[{key}] if {key} in facts else _A" if key else f"_walk(facts, {self.const(parts)})"
+            if not has_default:
+                return f"_have({found}, {self.const(missing)})"
+            return f"_or_absent(({found}), lambda: {fallback})" if lazy else f"_or_absent(({found}), {fallback})"
+        if key and root in ("answer", "event"):
+            found = f"{root}.get({key})"
+        elif key and root == "infraction":
+            found = f"(infraction.get({key}) if infraction is not None else None)"
+        elif key and root == "item":
+            found = f"(item.get({key}) if item.__class__ is dict else None)"
+        elif pair:
+            found = f"_get2({root}, {pair})"
+        else:
+            found = f"_present(_walk({root}, {self.const(parts)}))"
+        if has_default:
+            return f"_or_none({found}, lambda: {fallback})" if lazy else f"_or_none({found}, {fallback})"
+        if root == "event" and missing is not None:
+            return f"_given({found}, {self.const(missing)})"
+        return found
+
+
+def is_literal(expr: Any) -> bool:
+    """Whether an expression is a JSON scalar (its value needs no evaluation)."""
+    return isinstance(expr, SCALARS)
+
+
+def split_path(path: str) -> tuple[str, list]:
+    """``"facts.game_wins.A"`` -> ``("facts", ["game_wins", "A"])``; digits become list indexes."""
+    root, *parts = path.split(".")
+    return root, [int(p) if p.isdigit() else p for p in parts]
+
+
+def walk(value: Any, parts: list) -> Any:
+    """The value at ``parts`` below ``value``, or ABSENT."""
+    for part in parts:
+        kind = type(value)
+        if kind is dict:
+            value = value.get(part if type(part) is str else str(part), ABSENT)
+            if value is ABSENT:
+                return ABSENT
+        elif kind is list and type(part) is int and part < len(value):
+            value = value[part]
+        else:
+            return ABSENT
+    return value
+
+
+def declared(path: str, gen: Gen) -> MissingFact | None:
+    """For a ``facts.`` or ``event.`` path: the MissingFact to raise when it is absent (None
+    where the vocabulary gives it a default). Raises RuleError for a path the query's
+    vocabulary does not declare."""
+    root, parts = split_path(path)
+    if root not in ("facts", "event") or not parts:
+        return None
+    fields = gen.facts if root == "facts" else gen.event
+    fact, spec = spec_at(fields, [str(p) for p in parts])
+    if spec is None:
+        raise RuleError(f"{path} is not declared in this query's vocabulary", field=path,
+                        allowed=[f"{root}.{name}" for name in fields])
+    if root == "event" and "default" in spec:
+        return None
+    return MissingFact(f"{root}.{'.'.join(fact)}", spec)
+
+
+# --- run-time helpers the generated code calls ---------------------------------------------
+
+def _miss(missing: MissingFact) -> Any:
+    raise MissingFact(missing.path, missing.spec)
+
+
+def _have(value: Any, missing: MissingFact) -> Any:
+    if value is ABSENT:
+        raise MissingFact(missing.path, missing.spec)
+    return value
+
+
+def _given(value: Any, missing: MissingFact) -> Any:
+    if value is None:
+        raise MissingFact(missing.path, missing.spec)
+    return value
+
+
+def _or_absent(value: Any, default: Any) -> Any:
+    if value is ABSENT:
+        return default() if callable(default) else default
+    return value
+
+
+def _or_none(value: Any, default: Any) -> Any:
+    if value is None:
+        return default() if callable(default) else default
+    return value
+
+
+def _present(value: Any) -> Any:
+    return None if value is ABSENT else value
+
+
+def _fact2(facts: dict, outer: str, inner: str, missing: MissingFact) -> Any:
+    found = facts.get(outer)
+    value = found.get(inner, ABSENT) if found.__class__ is dict else ABSENT
+    if value is ABSENT:
+        raise MissingFact(missing.path, missing.spec)
+    return value
+
+
+def _fact2_or(facts: dict, outer: str, inner: str, default: Any) -> Any:
+    found = facts.get(outer)
+    return found.get(inner, default) if found.__class__ is dict else default
+
+
+def _get2(root: Any, outer: str, inner: str) -> Any:
+    found = root.get(outer) if root.__class__ is dict else None
+    return found.get(inner) if found.__class__ is dict else None
+
+
+def _num(value: Any, op: str) -> Any:
+    if type(value) not in NUMBERS:
+        raise RuleError(f"operator {op!r} needs numbers, got {value!r}", field=op)
+    return value
+
+
+def _items(value: Any, op: str) -> list:
+    if value is None:
+        return []
+    if type(value) is not list:
+        raise RuleError(f"operator {op!r} needs a list, got {value!r}", field=op)
+    return value
+
+
+def _container(value: Any) -> Any:
+    if not isinstance(value, (list, str)):
+        raise RuleError(f"operator 'in' needs a list, got {value!r}", field="in")
+    return value
+
+
+def _len(value: Any) -> int:
+    if value is None:
+        return 0
+    if type(value) is not list:
+        raise RuleError(f"operator 'len' needs a list, got {value!r}", field="len")
+    return len(value)
+
+
+def _concat(values: tuple) -> list:
+    out: list = []
+    for value in values:
+        if value is None:
+            continue
+        if type(value) is list:
+            out.extend(value)
+        else:
+            out.append(value)
+    return out
+
+
+def _compare(a: Any, b: Any) -> str:
+    _num(a, "compare"), _num(b, "compare")
+    return "A" if a > b else "B" if b > a else "draw"
+
+
+def _arith(op: str, values: tuple) -> Any:
+    for value in values:
+        _num(value, op)
+    if op == "+":
+        return sum(values)
+    if op == "-":
+        return values[0] - sum(values[1:]) if len(values) > 1 else -values[0]
+    if op == "*":
+        result = 1
+        for value in values:
+            result *= value
+        return result
+    return min(values) if op == "min" else max(values)
+
+
+def _ladder(ladders: dict, name: Any, penalty: Any, steps: Any) -> Any:
+    ladder = ladders.get(name) if isinstance(name, str) else None
+    if ladder is None:
+        raise RuleError(f"unknown ladder {name!r}", field="ladder", allowed=sorted(ladders))
+    rungs = ladder["steps"]
+    if penalty not in rungs:
+        return penalty
+    index = rungs.index(penalty) + int(_num(steps, "ladder"))
+    return rungs[max(0, min(index, len(rungs) - 1))]
+
+
+def _lookup(items: Any, key_field: Any, key: Any, field: Any) -> Any:
+    for element in items or []:
+        if isinstance(element, dict) and element.get(key_field) == key:
+            return element.get(field)
+    return None
+
+
+def _keyed(table: dict, key: Any) -> Any:
+    return table.get(key) if type(key) is str else None
+
+
+def _index(items: Any, value: Any) -> Any:
+    if type(items) is not list:
+        raise RuleError(f"operator 'index' needs a list, got {items!r}", field="index")
+    return items.index(value) if value in items else None
+
+
+def _row(rows: dict, value: Any, otherwise: Any, computed: bool) -> Any:
+    found = rows.get(table_key(value), ABSENT)
+    if found is ABSENT:
+        if otherwise is ABSENT:
+            raise RuleError(f"operator 'table' has no row for {value!r}", field="table", allowed=list(rows))
+        found = otherwise
+    return found() if computed else found
+
+
+def table_key(value: Any) -> str:
+    """How a value names a row of a ``table``: text as it is, anything else as its JSON text."""
+    if isinstance(value, str):
         return value
-
-    def has(self, path: str) -> bool:
-        """Whether a value (null included: "no winner" is a fact) is present at ``path``."""
-        return self._find(path) is not _ABSENT
-
-    def lookup(self, path: str, default: Any = _ABSENT) -> Any:
-        """The value at a dotted path.
-
-        Facts: an absent fact gives ``default``, or raises MissingFact without one; a fact
-        given as null (only nullable facts survive validation as null) is null. Other roots:
-        absent or null gives ``default``, else null.
-        """
-        value = self._find(path)
-        is_fact = path.startswith("facts.")
-        if value is _ABSENT or (value is None and not is_fact):
-            if default is not _ABSENT:
-                return default
-            if is_fact:
-                raise MissingFact(path[len("facts."):])
-            return None
-        return value
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
-def evaluate(expr: Any, scope: Scope) -> Any:
-    """Value of ``expr`` in ``scope``. Raises RuleError for malformed data, MissingFact as above."""
-    if isinstance(expr, list):
-        return [evaluate(e, scope) for e in expr]
-    if isinstance(expr, dict):
-        if len(expr) != 1:
-            raise RuleError(f"an expression object must have exactly one operator key, got {sorted(expr)}")
-        (op, args), = expr.items()
-        fn = OPS.get(op)
-        if fn is None:
-            raise RuleError(f"unknown operator {op!r}", field=op, allowed=sorted(OPS))
-        return fn(args, scope)
-    return expr
+HELPERS = {name: value for name, value in globals().items()
+           if name in ("_miss", "_have", "_given", "_or_absent", "_or_none", "_present", "_num", "_items",
+                       "_container", "_len", "_concat", "_compare", "_arith", "_ladder", "_lookup", "_keyed",
+                       "_index", "_row", "_fact2", "_fact2_or", "_get2")}
+HELPERS.update({"_A": ABSENT, "_walk": walk})
 
+
+# --- operators: each returns Python source ---------------------------------------------------
 
 def _args(args: Any, n: int | None, op: str) -> list:
     args = args if isinstance(args, list) else [args]
@@ -88,186 +387,188 @@ def _args(args: Any, n: int | None, op: str) -> list:
     return args
 
 
-def _values(args: Any, scope: Scope, n: int | None, op: str) -> list:
-    return [evaluate(a, scope) for a in _args(args, n, op)]
-
-
-def _number(value: Any, op: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RuleError(f"operator {op!r} needs numbers, got {value!r}", field=op)
-    return value
-
-
-def _var(args: Any, scope: Scope) -> Any:
+def _var(args: Any, gen: Gen) -> str:
     if isinstance(args, list):
         if len(args) != 2:
             raise RuleError("operator 'var' takes a path or [path, default]", field="var")
-        return scope.lookup(args[0], evaluate(args[1], scope))
-    return scope.lookup(args)
+        return gen.read(args[0], args[1])
+    return gen.read(args)
 
 
-def _given(args: Any, scope: Scope) -> bool:
-    return scope.has(args)
+def _given_op(args: Any, gen: Gen) -> str:
+    if not isinstance(args, str):
+        raise RuleError(f"operator 'given' needs a path, got {args!r}", field="given")
+    root, parts = split_path(args)
+    declared(args, gen)
+    if root == "ruleset":
+        return repr(walk(gen.ruleset, parts) is not ABSENT)
+    if root not in ROOTS or (root == "item" and not gen.item_depth):
+        return "False"
+    if root == "facts" and len(parts) == 1 and isinstance(parts[0], str):
+        return f"({parts[0]!r} in facts)"
+    return f"(_walk({root}, {gen.const(parts)}) is not _A)"
 
 
-def _compare_op(fn: Callable[[Any, Any], bool], op: str) -> Callable[[Any, Scope], bool]:
-    def run(args: Any, scope: Scope) -> bool:
-        a, b = _values(args, scope, 2, op)
-        if op in ("<", "<=", ">", ">="):
-            _number(a, op), _number(b, op)
-        return fn(a, b)
-
-    return run
+def _equal(negate: bool) -> Callable[[Any, Gen], str]:
+    def emit(args: Any, gen: Gen) -> str:
+        a, b = (gen.expr(x) for x in _args(args, 2, "!=" if negate else "=="))
+        return f"({a} {'!=' if negate else '=='} {b})"
+    return emit
 
 
-def _and(args: Any, scope: Scope) -> bool:
-    return all(evaluate(a, scope) for a in _args(args, None, "and"))
+def _order(op: str) -> Callable[[Any, Gen], str]:
+    def emit(args: Any, gen: Gen) -> str:
+        a, b = _args(args, 2, op)
+        return f"({gen.operand(a, op)} {op} {gen.operand(b, op)})"
+    return emit
 
 
-def _or(args: Any, scope: Scope) -> bool:
-    return any(evaluate(a, scope) for a in _args(args, None, "or"))
+def _and(args: Any, gen: Gen) -> str:
+    return "(True if (" + " and ".join(gen.expr(a) for a in _args(args, None, "and")) + ") else False)"
 
 
-def _not(args: Any, scope: Scope) -> bool:
-    (a,) = _values(args, scope, 1, "not")
-    return not a
+def _or(args: Any, gen: Gen) -> str:
+    parts = _args(args, None, "or")
+    if not parts:
+        return "False"
+    return "(True if (" + " or ".join(gen.expr(a) for a in parts) + ") else False)"
 
 
-def _if(args: Any, scope: Scope) -> Any:
-    args = _args(args, None, "if")
-    if len(args) % 2 != 1:
+def _not(args: Any, gen: Gen) -> str:
+    (a,) = _args(args, 1, "not")
+    return f"(not {gen.expr(a)})"
+
+
+def _if(args: Any, gen: Gen) -> str:
+    parts = _args(args, None, "if")
+    if len(parts) % 2 != 1:
         raise RuleError("operator 'if' takes [cond, value, ..., else]", field="if")
-    for i in range(0, len(args) - 1, 2):
-        if evaluate(args[i], scope):
-            return evaluate(args[i + 1], scope)
-    return evaluate(args[-1], scope)
+    code = gen.expr(parts[-1])
+    for i in range(len(parts) - 3, -1, -2):
+        code = f"({gen.expr(parts[i + 1])} if {gen.expr(parts[i])} else {code})"
+    return code
 
 
-def _arith(fn: Callable[[list], Any], op: str) -> Callable[[Any, Scope], Any]:
-    def run(args: Any, scope: Scope) -> Any:
-        values = [_number(v, op) for v in _values(args, scope, None, op)]
-        if not values:
+def _arith_op(op: str) -> Callable[[Any, Gen], str]:
+    def emit(args: Any, gen: Gen) -> str:
+        listed = _args(args, None, op)
+        if not listed:
             raise RuleError(f"operator {op!r} needs at least one argument", field=op)
-        return fn(values)
-
-    return run
-
-
-def _minus(values: list) -> Any:
-    return values[0] - sum(values[1:]) if len(values) > 1 else -values[0]
+        if len(listed) == 2 and op in "+-*":
+            return f"({gen.operand(listed[0], op)} {op} {gen.operand(listed[1], op)})"
+        return f"_arith({op!r}, ({', '.join(gen.expr(a) for a in listed)},))"
+    return emit
 
 
-def _product(values: list) -> Any:
-    result = 1
-    for v in values:
-        result *= v
-    return result
+def _in(args: Any, gen: Gen) -> str:
+    x, container = _args(args, 2, "in")
+    if isinstance(container, list) and all(is_literal(e) for e in container):
+        return f"({gen.expr(x)} in {gen.const(tuple(container))})"
+    return f"({gen.expr(x)} in _container({gen.expr(container)}))"
 
 
-def _in(args: Any, scope: Scope) -> bool:
-    x, container = _values(args, scope, 2, "in")
-    if not isinstance(container, (list, str)):
-        raise RuleError(f"operator 'in' needs a list, got {container!r}", field="in")
-    return x in container
-
-
-def _list_op(kind: str) -> Callable[[Any, Scope], Any]:
-    def run(args: Any, scope: Scope) -> Any:
-        list_expr, predicate = _args(args, 2, kind)
-        items = evaluate(list_expr, scope)
-        if items is None:
-            items = []
-        if not isinstance(items, list):
-            raise RuleError(f"operator {kind!r} needs a list, got {items!r}", field=kind)
-        hits = [item for item in items if evaluate(predicate, scope.with_item(item))]
+def _list_op(kind: str) -> Callable[[Any, Gen], str]:
+    def emit(args: Any, gen: Gen) -> str:
+        source, predicate = _args(args, 2, kind)
+        items = f"_items({gen.expr(source)}, {kind!r})"
+        gen.item_depth += 1
+        try:
+            test = gen.expr(predicate)
+        finally:
+            gen.item_depth -= 1
         if kind == "count":
-            return len(hits)
+            return f"sum(1 for item in {items} if {test})"
         if kind == "filter":
-            return hits
-        if kind == "any":
-            return bool(hits)
-        return len(hits) == len(items)  # all
-
-    return run
+            return f"[item for item in {items} if {test}]"
+        return f"{kind}({test} for item in {items})"
+    return emit
 
 
-def _len(args: Any, scope: Scope) -> int:
-    (value,) = _values(args, scope, 1, "len")
-    if value is None:
-        return 0
-    if not isinstance(value, list):
-        raise RuleError(f"operator 'len' needs a list, got {value!r}", field="len")
-    return len(value)
+def _len_op(args: Any, gen: Gen) -> str:
+    (a,) = _args(args, 1, "len")
+    return f"_len({gen.expr(a)})"
 
 
-def _concat(args: Any, scope: Scope) -> list:
-    out: list = []
-    for value in _values(args, scope, None, "concat"):
-        if value is None:
-            continue
-        out.extend(value if isinstance(value, list) else [value])
-    return out
+def _concat_op(args: Any, gen: Gen) -> str:
+    return "_concat((" + "".join(f"{gen.expr(a)}, " for a in _args(args, None, "concat")) + "))"
 
 
-def _compare_players(args: Any, scope: Scope) -> str:
-    a, b = (_number(v, "compare") for v in _values(args, scope, 2, "compare"))
-    return "A" if a > b else "B" if b > a else "draw"
+def _compare_op(args: Any, gen: Gen) -> str:
+    a, b = _args(args, 2, "compare")
+    return f"_compare({gen.expr(a)}, {gen.expr(b)})"
 
 
-def _ladder(args: Any, scope: Scope) -> Any:
-    name, penalty, steps = _values(args, scope, 3, "ladder")
-    ladder = scope.ladders.get(name)
-    if ladder is None:
-        raise RuleError(f"unknown ladder {name!r}", field="ladder", allowed=sorted(scope.ladders))
-    rungs = ladder["steps"]
-    if penalty not in rungs:
-        return penalty
-    index = rungs.index(penalty) + int(_number(steps, "ladder"))
-    return rungs[max(0, min(index, len(rungs) - 1))]
+def _ladder_op(args: Any, gen: Gen) -> str:
+    name, penalty, steps = _args(args, 3, "ladder")
+    ladders = gen.ruleset.get("ladders", {})
+    if is_literal(name) and name not in ladders:
+        raise RuleError(f"unknown ladder {name!r}", field="ladder", allowed=sorted(ladders))
+    return f"_ladder({gen.const(ladders)}, {gen.expr(name)}, {gen.expr(penalty)}, {gen.expr(steps)})"
 
 
-def _lookup(args: Any, scope: Scope) -> Any:
-    items, key_field, key, field = _values(args, scope, 4, "lookup")
-    for element in items or []:
-        if isinstance(element, dict) and element.get(key_field) == key:
-            return element.get(field)
-    return None
+def _lookup_op(args: Any, gen: Gen) -> str:
+    items, key_field, key, field = _args(args, 4, "lookup")
+    if isinstance(items, dict) and "var" in items and isinstance(items["var"], str) \
+            and items["var"].startswith("ruleset.") and is_literal(key_field) and is_literal(field):
+        found = walk(gen.ruleset, split_path(items["var"])[1])
+        elements = found if isinstance(found, list) else []
+        if all(isinstance(e, dict) and isinstance(e.get(key_field), str) for e in elements):
+            table: dict = {}
+            for element in elements:
+                table.setdefault(element[key_field], element.get(field))
+            return f"_keyed({gen.const(table)}, {gen.expr(key)})"
+    return f"_lookup({gen.expr(items)}, {gen.expr(key_field)}, {gen.expr(key)}, {gen.expr(field)})"
 
 
-def _index(args: Any, scope: Scope) -> Any:
-    items, value = _values(args, scope, 2, "index")
-    if not isinstance(items, list):
-        raise RuleError(f"operator 'index' needs a list, got {items!r}", field="index")
-    return items.index(value) if value in items else None
+def _index_op(args: Any, gen: Gen) -> str:
+    items, value = _args(args, 2, "index")
+    return f"_index({gen.expr(items)}, {gen.expr(value)})"
 
 
-OPS: dict[str, Callable[[Any, Scope], Any]] = {
+def _table_op(args: Any, gen: Gen) -> str:
+    args = _args(args, None, "table")
+    if len(args) not in (2, 3) or not isinstance(args[1], dict) or not args[1]:
+        raise RuleError("operator 'table' takes [key, {value: result, ...}] or [key, {...}, otherwise]",
+                        field="table")
+    rows = args[1]
+    computed = not all(is_literal(v) for v in [*rows.values(), *args[2:]])
+    if computed:
+        table = "{" + ", ".join(f"{name!r}: (lambda: {gen.expr(v)})" for name, v in rows.items()) + "}"
+        otherwise = f"(lambda: {gen.expr(args[2])})" if len(args) == 3 else "_A"
+    else:
+        table = gen.const(dict(rows))
+        otherwise = gen.const(args[2]) if len(args) == 3 else "_A"
+    return f"_row({table}, {gen.expr(args[0])}, {otherwise}, {computed})"
+
+
+OPS: dict[str, Callable[[Any, Gen], str]] = {
     "var": _var,
-    "given": _given,
-    "==": _compare_op(lambda a, b: a == b, "=="),
-    "!=": _compare_op(lambda a, b: a != b, "!="),
-    "<": _compare_op(lambda a, b: a < b, "<"),
-    "<=": _compare_op(lambda a, b: a <= b, "<="),
-    ">": _compare_op(lambda a, b: a > b, ">"),
-    ">=": _compare_op(lambda a, b: a >= b, ">="),
+    "given": _given_op,
+    "==": _equal(False),
+    "!=": _equal(True),
+    "<": _order("<"),
+    "<=": _order("<="),
+    ">": _order(">"),
+    ">=": _order(">="),
     "and": _and,
     "or": _or,
     "not": _not,
     "if": _if,
-    "+": _arith(sum, "+"),
-    "-": _arith(_minus, "-"),
-    "*": _arith(_product, "*"),
-    "min": _arith(min, "min"),
-    "max": _arith(max, "max"),
+    "+": _arith_op("+"),
+    "-": _arith_op("-"),
+    "*": _arith_op("*"),
+    "min": _arith_op("min"),
+    "max": _arith_op("max"),
     "in": _in,
     "count": _list_op("count"),
     "any": _list_op("any"),
     "all": _list_op("all"),
     "filter": _list_op("filter"),
-    "len": _len,
-    "concat": _concat,
-    "compare": _compare_players,
-    "ladder": _ladder,
-    "lookup": _lookup,
-    "index": _index,
+    "len": _len_op,
+    "concat": _concat_op,
+    "compare": _compare_op,
+    "ladder": _ladder_op,
+    "lookup": _lookup_op,
+    "index": _index_op,
+    "table": _table_op,
 }

@@ -1,122 +1,168 @@
-"""Validation of a request's event context and facts against the query vocabulary (queries.json).
+"""Validation of a request's event context and facts against a ruleset's merged vocabulary.
 
-Each check returns a new dict with defaults filled in, or raises RuleError naming the field
-(``facts.current_game.winner``) and, where there is a closed list, the allowed values.
-Numbers are minutes, counts or life points: finite and never negative (a field may set a
-higher ``minimum``). Penalty fields take the vocabulary's penalty ids; a history entry's
-penalty may also be a list (several penalties given at once), which counts as its last one.
+``checker(fields, path)`` turns a ``{name: SPEC}`` mapping (vocabulary.py) into a function
+that takes the request's values and returns a new dict with defaults filled in, or raises
+RuleError naming the field (``facts.current_game.winner``) and, where there is a closed list,
+the allowed values. Numbers are minutes, counts or life points: finite and never negative (a
+field may set a higher ``minimum``, and ``whole`` for whole numbers). Penalty fields take the
+ruleset's penalty ids; a history entry's penalty may also be a list (several penalties given
+at once), which counts as its last one. Each checker is built once per ruleset and query.
 """
 
 from __future__ import annotations
 
-import copy
 import math
+from collections.abc import Callable
 from typing import Any
 
 from .errors import RuleError
 
-PLAYERS = ["A", "B"]
+PLAYERS = ("A", "B")
+BOTH = frozenset(PLAYERS)
 NULLABLE = {"string_or_null", "player_or_null", "penalty_or_list"}  # null is a value here, not "not given"
+Check = Callable[[Any], Any]
 
 
-def check_fields(values: Any, spec: dict, path: str, penalties: list[str] = ()) -> dict:
-    """Check a mapping of named values against a ``{name: field spec}`` mapping.
+def checker(fields: dict, path: str) -> Callable[[Any], dict]:
+    """A function checking a mapping of named values against ``fields`` (see the module docstring)."""
+    checks = {name: (value_checker(spec, f"{path}.{name}"), spec["type"] in NULLABLE) for name, spec in fields.items()}
+    required = [name for name, spec in fields.items() if spec.get("required")]
+    defaults = [(name, spec["default"], isinstance(spec["default"], (dict, list)))
+                for name, spec in fields.items() if "default" in spec]
+    names = set(fields)
+    allowed = sorted(fields)
 
-    ``penalties`` are the penalty ids a ``penalty`` or ``penalty_or_list`` field accepts.
-    """
-    if values is None:
-        values = {}
-    if not isinstance(values, dict):
-        raise RuleError(f"{path} must be an object", field=path)
-    unknown = sorted(set(values) - set(spec))
-    if unknown:
-        raise RuleError(f"unknown field {path}.{unknown[0]}", field=f"{path}.{unknown[0]}",
-                        allowed=sorted(spec))
-    out = {}
-    for name, field_spec in spec.items():
-        where = f"{path}.{name}"
-        if name in values and values[name] is None and field_spec["type"] in NULLABLE:
-            out[name] = None
-        elif name in values and values[name] is not None:
-            out[name] = check_value(values[name], field_spec, where, penalties)
-        elif field_spec.get("required"):
-            raise RuleError(f"{where} is required", field=where)
-        elif "default" in field_spec:
-            out[name] = copy.deepcopy(field_spec["default"])
-    return out
+    def check(values: Any) -> dict:
+        if values is None:
+            values = {}
+        if type(values) is not dict:
+            raise RuleError(f"{path} must be an object", field=path)
+        if not values.keys() <= names:
+            first = sorted(values.keys() - names)[0]
+            raise RuleError(f"unknown field {path}.{first}", field=f"{path}.{first}", allowed=allowed)
+        out = {}
+        for name, value in values.items():
+            found = checks[name]
+            if value is None:
+                if found[1]:
+                    out[name] = None
+                continue
+            out[name] = found[0](value)
+        for name in required:
+            if name not in out:
+                raise RuleError(f"{path}.{name} is required", field=f"{path}.{name}")
+        for name, default, container in defaults:
+            if name not in out:
+                out[name] = clone(default) if container else default
+        return out
+
+    return check
 
 
-def check_value(value: Any, spec: dict, path: str, penalties: list[str] = ()) -> Any:
-    """Check one value against a field spec ``{"type", "values"?, "fields"?, "items"?, "minimum"?}``."""
-    kind = spec["type"]
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise RuleError(f"{path} must be true or false, got {value!r}", field=path)
-    elif kind == "number":
-        _check_number(value, path, spec.get("minimum", 0))
-    elif kind == "penalty":
-        _check_penalty(value, path, penalties)
-    elif kind == "penalty_or_list":
-        if not isinstance(value, list):
-            _check_penalty(value, path, penalties)
-            return value
-        for i, item in enumerate(value):
-            _check_penalty(item, f"{path}[{i}]", penalties)
-        return value[-1] if value else None
-    elif kind in ("string", "string_or_null"):
-        if not isinstance(value, str) or not value:
-            raise RuleError(f"{path} must be a non-empty string, got {value!r}", field=path)
-    elif kind == "enum":
-        if isinstance(value, bool) or value not in spec["values"]:
-            raise RuleError(f"{path} has an unknown value {value!r}", field=path, allowed=spec["values"])
-    elif kind in ("player", "player_or_null"):
-        if value not in PLAYERS:
-            raise RuleError(f"{path} must name a player, got {value!r}", field=path, allowed=PLAYERS)
-    elif kind == "per_player":
-        if not isinstance(value, dict) or sorted(value) != PLAYERS:
-            raise RuleError(f"{path} must be an object with keys A and B, got {value!r}", field=path,
-                            allowed=PLAYERS)
-        for player in PLAYERS:
-            _check_number(value[player], f"{path}.{player}")
-    elif kind == "object":
-        return check_fields(value, spec["fields"], path, penalties)
-    elif kind == "list":
-        if not isinstance(value, list):
-            raise RuleError(f"{path} must be a list, got {value!r}", field=path)
-        return [check_fields(item, spec["items"], f"{path}[{i}]", penalties) for i, item in enumerate(value)]
-    else:  # a vocabulary error, not a request error
-        raise RuleError(f"{path}: unknown field type {kind!r} in queries.json", field=path)
+def clone(value: Any) -> Any:
+    """A copy of a JSON value (dicts and lists copied all the way down)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: clone(v) for k, v in value.items()}
+    if kind is list:
+        return [clone(v) for v in value]
     return value
 
 
-def _check_number(value: Any, path: str, minimum: float = 0) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or value < minimum:
-        raise RuleError(f"{path} must be a number of {minimum} or more, got {value!r}", field=path)
+def value_checker(spec: dict, path: str) -> Check:
+    """A function checking one value against a SPEC ``{"type", "values"?, "fields"?, "items"?, ...}``."""
+    kind = spec["type"]
+    if kind == "bool":
+        def check_bool(value):
+            if value is not True and value is not False:
+                raise RuleError(f"{path} must be true or false, got {value!r}", field=path)
+            return value
+        return check_bool
+    if kind == "number":
+        minimum, whole = spec.get("minimum", 0), spec.get("whole", False)
+        return lambda value: _number(value, path, minimum, whole)
+    if kind in ("penalty", "penalty_or_list"):
+        penalties = list(spec.get("values", []))
+        if kind == "penalty":
+            return lambda value: _penalty(value, path, penalties)
+
+        def check_penalties(value):
+            if type(value) is not list:
+                return _penalty(value, path, penalties)
+            for i, item in enumerate(value):
+                _penalty(item, f"{path}[{i}]", penalties)
+            return value[-1] if value else None
+        return check_penalties
+    if kind in ("string", "string_or_null"):
+        def check_string(value):
+            if type(value) is not str or not value:
+                raise RuleError(f"{path} must be a non-empty string, got {value!r}", field=path)
+            return value
+        return check_string
+    if kind == "enum":
+        values = list(spec["values"])
+        known = frozenset(values)
+
+        def check_enum(value):
+            kind = value.__class__
+            if kind is bool or kind is dict or kind is list or value not in known:
+                raise RuleError(f"{path} has an unknown value {value!r}", field=path, allowed=values)
+            return value
+        return check_enum
+    if kind in ("player", "player_or_null"):
+        def check_player(value):
+            if value not in PLAYERS or type(value) is not str:
+                raise RuleError(f"{path} must name a player, got {value!r}", field=path, allowed=list(PLAYERS))
+            return value
+        return check_player
+    if kind == "per_player":
+        def check_per_player(value):
+            if type(value) is not dict or value.keys() != BOTH:
+                raise RuleError(f"{path} must be an object with keys A and B, got {value!r}", field=path,
+                                allowed=list(PLAYERS))
+            return {player: _number(value[player], f"{path}.{player}") for player in PLAYERS}
+        return check_per_player
+    if kind == "object":
+        return checker(spec.get("fields", {}), path)
+    if kind == "list":
+        items = spec.get("items", {})
+        item_checks: dict[int, Callable] = {}
+
+        def check_list(value):
+            if type(value) is not list:
+                raise RuleError(f"{path} must be a list, got {value!r}", field=path)
+            out = []
+            for i, item in enumerate(value):
+                check = item_checks.get(i)
+                if check is None:
+                    check = item_checks[i] = checker(items, f"{path}[{i}]")
+                out.append(check(item))
+            return out
+        return check_list
+    raise RuleError(f"{path}: unknown field type {kind!r} in the vocabulary", field=path,
+                    allowed=["bool", "number", "string", "enum", "player", "player_or_null", "per_player",
+                             "penalty", "penalty_or_list", "object", "list"])
 
 
-def _check_penalty(value: Any, path: str, penalties: list[str]) -> None:
-    if value not in penalties:
-        raise RuleError(f"{path} is not a penalty id, got {value!r}", field=path, allowed=list(penalties))
+def _number(value: Any, path: str, minimum: float = 0, whole: bool = False) -> Any:
+    if type(value) not in (int, float) or not math.isfinite(value) or value < minimum \
+            or (whole and value != int(value)):
+        kind = "a whole number" if whole else "a number"
+        raise RuleError(f"{path} must be {kind} of {minimum} or more, got {value!r}", field=path)
+    return value
 
 
-def check_event(event: Any, ruleset: dict, spec: dict) -> dict:
-    """Event context with defaults (stage swiss, the ruleset's games_per_match and round_minutes).
+def _penalty(value: Any, path: str, penalties: list[str]) -> Any:
+    if type(value) is not str or value not in penalties:
+        raise RuleError(f"{path} is not a penalty id of this ruleset, got {value!r}", field=path,
+                        allowed=penalties)
+    return value
 
-    Raises RuleError for an unknown key, a level the ruleset does not define (or any level
-    where the ruleset has none), or a malformed value.
-    """
-    out = check_fields(event, spec, "event")
-    levels = [level["id"] for level in ruleset.get("levels", [])]
-    level = out.get("level")
-    if levels and level is None:
-        raise RuleError(f"event.level is required for ruleset {ruleset['id']}", field="event.level",
-                        allowed=levels)
-    if level is not None and level not in levels:
-        raise RuleError(f"event.level {level!r} is not a level of ruleset {ruleset['id']}",
-                        field="event.level", allowed=levels)
-    defaults = ruleset.get("defaults", {})
-    for name in ("games_per_match", "round_minutes"):
-        if name not in out and name in defaults:
-            out[name] = defaults[name]
-    return out
+
+def check_groups(facts: dict, groups: list[list[str]]) -> None:
+    """Raise RuleError where a request gives more than one fact of an ``at_most_one_of`` group."""
+    for group in groups:
+        given = [name for name in group if name in facts]
+        if len(given) > 1:
+            raise RuleError(f"give only one of facts.{', facts.'.join(group)}; got {', '.join(given)}",
+                            field=f"facts.{given[1]}", allowed=group)

@@ -1,114 +1,228 @@
-"""The rule-list interpreter: runs RULE nodes (shared_rules/README.md) and collects an answer.
+"""The rule-list compiler: turns RULE nodes (shared_rules/README.md) into one Python function.
 
-A ``Run`` holds what the nodes produce: answer fields (``set``), explain lines, sources,
-notes and head-judge options. ``run_rules`` evaluates a list in order; a node's ``first``
-list is a decision table (only the first applicable node runs); ``halt`` ends the run.
+A rule list becomes the body of a function of a Frame: each node an ``if`` on its ``when``,
+its effects (``set``, ``options``, ``explain``, ``note``, ``source``, ``stated``) as plain
+statements, then what follows (``run``, ``steps``, ``first``, ``halt``). A ``first`` list is a
+decision table and becomes an ``if``/``elif``/``else`` chain; ``halt`` ends the whole
+evaluation. ``run`` applies another rule list: a named procedure of the ruleset
+(``procedures.<name>``, written out in place) or the chosen infraction's (``infraction.rules``,
+``infraction.then``, compiled once per infraction and called).
+
+Errors in the data name the node's JSON path: while compiling for malformed data, and at run
+time (through the line of the generated code that failed) for a value of the wrong type.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from .errors import MissingFact, RuleError
-from .expr import Scope, evaluate
+from .errors import RuleError
+from .expr import ABSENT, Frame, Gen, split_path
 
-_PLACEHOLDER = re.compile(r"\{(penalty:)?([A-Za-z_][\w.]*)\}")
-
-
-class Run:
-    """State of one evaluation: the scope rules read and the answer they build."""
-
-    def __init__(self, scope: Scope, answer: dict, penalty_names: dict[str, str]):
-        self.scope = scope
-        self.answer = answer
-        self.penalty_names = penalty_names
-        self.explain: list[str] = []
-        self.sources: list[str] = []
-        self.notes: list[str] = []
-        self.options: list[dict] = []
-        self.halted = False
-
-    def render(self, template: str) -> str:
-        """Fill ``{path}`` and ``{penalty:path}`` placeholders of a text from the scope."""
-
-        def fill(match: re.Match) -> str:
-            value = self.scope.lookup(match.group(2), None)
-            if match.group(1):
-                return self.penalty_text(value)
-            if isinstance(value, list):
-                return ", ".join(str(v) for v in value)
-            if isinstance(value, bool):
-                return "yes" if value else "no"
-            return "not given" if value is None else _number_text(value)
-
-        return _PLACEHOLDER.sub(fill, template)
-
-    def penalty_text(self, value: Any) -> str:
-        """Display name of a penalty id, or of a list of them joined with " + "."""
-        if value is None:
-            return "no penalty"
-        if isinstance(value, list):
-            return " + ".join(self.penalty_text(v) for v in value) if value else "no penalty"
-        return self.penalty_names.get(value, str(value))
+PLACEHOLDER = re.compile(r"\{(penalty:)?([A-Za-z_][\w.]*)\}")
+Rules = Callable[[Frame], None]
+PROLOGUE = ("facts = F.facts; event = F.event; answer = F.answer; infraction = F.infraction",
+            "EX = F.explain; SR = F.sources; NT = F.notes; OP = F.options")
 
 
-def _number_text(value: Any) -> str:
+class Compiler(Gen):
+    """Compiles the rule lists of one query of one ruleset."""
+
+    def __init__(self, ruleset: dict, facts: dict, event: dict, label: str):
+        super().__init__(ruleset, facts, event)
+        self.label = label
+        self.namespace["_PN"] = {p["id"]: p.get("name", p["id"]) for p in ruleset.get("penalties", [])}
+        self.namespace["_pt"] = penalty_text
+        self.namespace["_vt"] = value_text
+        self.inlining: list[str] = []
+        self.lines: list[str] = []
+        self.paths: list[str] = []
+        self.depth = 0
+
+    def function(self, rules: Any, path: str) -> Rules:
+        """A function applying every node of ``rules`` in order (until the evaluation halts)."""
+        self.lines, self.paths, self.depth = [], [], 0
+        self.emit("def rules(F):", path)
+        self.depth = 1
+        for line in PROLOGUE:
+            self.emit(line, path)
+        self.emit_rules(rules, path)
+        self.emit("return", path)
+        source = "\n".join(self.lines)
+        filename = f"<rules {self.label} {path}>"
+        namespace = dict(self.namespace)
+        exec(compile(source, filename, "exec"), namespace)
+        function = namespace["rules"]
+        LINES[filename] = list(self.paths)
+        return function
+
+    def emit(self, line: str, path: str) -> None:
+        self.lines.append("    " * self.depth + line)
+        self.paths.append(path)
+
+    def emit_rules(self, rules: Any, path: str) -> None:
+        if not isinstance(rules, list):
+            raise RuleError(f"{path} must be a list of rule nodes", field=path)
+        for i, rule in enumerate(rules):
+            self.emit_node(rule, f"{path}[{i}]")
+
+    def emit_node(self, rule: Any, path: str) -> None:
+        """The statements of one node: ``if <when>:`` and its body."""
+        if not isinstance(rule, dict):
+            raise RuleError(f"{path} must be a rule node (an object)", field=path)
+        if "when" in rule:
+            self.emit(f"if {self.located(rule['when'], path)}:", path)
+            self.block(rule, path)
+        else:
+            self.body(rule, path)
+
+    def block(self, rule: dict, path: str) -> None:
+        self.depth += 1
+        before = len(self.lines)
+        self.body(rule, path)
+        if len(self.lines) == before:
+            self.emit("pass", path)
+        self.depth -= 1
+
+    def located(self, expr: Any, path: str) -> str:
+        """Source of an expression; a compile error in it names the node."""
+        try:
+            return self.expr(expr)
+        except RuleError as error:
+            if error.field and error.field.startswith(path):
+                raise
+            raise RuleError(f"{path}: {error}", field=path) from None
+
+    def body(self, rule: dict, path: str) -> None:
+        """What a node does once its ``when`` holds, in the documented order."""
+        for field, expr in rule.get("set", {}).items():
+            self.emit(f"answer[{field!r}] = {self.located(expr, path)}", path)
+        for option in rule.get("options", []):
+            entry = (f"OP.append({{'penalty': {self.located(option['penalty'], path)}, "
+                     f"'condition': {self.template(option['condition'], path)}, "
+                     f"'source': {option.get('source', rule.get('source'))!r}}})")
+            if "when" in option:
+                self.emit(f"if {self.located(option['when'], path)}:", path)
+                self.depth += 1
+                self.emit(entry, path)
+                self.depth -= 1
+            else:
+                self.emit(entry, path)
+        explain = rule.get("explain", [])
+        for line in [explain] if isinstance(explain, str) else explain:
+            self.emit(f"EX.append({self.template(line, path)})", path)
+        if "note" in rule:
+            self.emit(f"NT.append({self.template(rule['note'], path)})", path)
+        if "source" in rule:
+            self.emit(f"SR.append({rule['source']!r})", path)
+        if rule.get("stated") is False:
+            self.emit("answer['stated'] = False", path)
+        if "run" in rule:
+            self.run(rule["run"], path)
+        if "steps" in rule:
+            self.emit_rules(rule["steps"], f"{path}.steps")
+        first = rule.get("first", [])
+        for i, node in enumerate(first):
+            where = f"{path}.first[{i}]"
+            if not isinstance(node, dict):
+                raise RuleError(f"{where} must be a rule node (an object)", field=where)
+            if "when" not in node:
+                if i == 0:
+                    self.body(node, where)
+                else:
+                    self.emit("else:", where)
+                    self.block(node, where)
+                break
+            self.emit(f"{'if' if i == 0 else 'elif'} {self.located(node['when'], where)}:", where)
+            self.block(node, where)
+        if rule.get("halt"):
+            self.emit("F.halted = True", path)
+            self.emit("return", path)
+
+    def run(self, target: Any, path: str) -> None:
+        if not isinstance(target, str):
+            raise RuleError(f"{path}.run must be a path", field=f"{path}.run")
+        root, parts = split_path(target)
+        if root == "procedures" and len(parts) == 1:
+            name = str(parts[0])
+            body = self.ruleset.get("procedures", {}).get(name)
+            if body is None:
+                raise RuleError(f"{path}: no procedure {name!r}", field=f"{path}.run",
+                                allowed=sorted(self.ruleset.get("procedures", {})))
+            if name in self.inlining:
+                raise RuleError(f"{path}: procedure {name!r} runs itself ({' -> '.join([*self.inlining, name])})",
+                                field=f"{path}.run")
+            self.inlining.append(name)
+            try:
+                self.emit_rules(body, f"procedures.{name}")
+            finally:
+                self.inlining.pop()
+            return
+        if root == "infraction" and len(parts) == 1:
+            self.emit(f"_P = F.programs.get({str(parts[0])!r})", path)
+            self.emit("if _P is not None:", path)
+            self.depth += 1
+            self.emit("_P(F)", path)
+            self.emit("if F.halted:", path)
+            self.emit("    return", path)
+            self.depth -= 1
+            return
+        raise RuleError(f"{path}.run must name infraction.<list> or procedures.<name>, got {target!r}",
+                        field=f"{path}.run")
+
+    def template(self, text: Any, path: str) -> str:
+        """Source of a text with ``{path}`` and ``{penalty:path}`` placeholders filled in."""
+        if not isinstance(text, str):
+            raise RuleError(f"{path}: a text must be a string, got {text!r}", field=path)
+        pieces = []
+        at = 0
+        for match in PLACEHOLDER.finditer(text):
+            if match.start() > at:
+                pieces.append(repr(text[at:match.start()]))
+            read = self.located({"var": [match.group(2), None]}, path)
+            pieces.append(f"_pt({read}, _PN)" if match.group(1) else f"_vt({read})")
+            at = match.end()
+        if at < len(text) or not pieces:
+            pieces.append(repr(text[at:]))
+        return " + ".join(pieces)
+
+
+LINES: dict[str, list[str]] = {}  # generated file name -> the node path of each line
+
+
+def locate(error: RuleError) -> RuleError:
+    """A run-time RuleError raised inside generated code, with the failing node's path."""
+    tb = error.__traceback__
+    path = None
+    while tb is not None:
+        paths = LINES.get(tb.tb_frame.f_code.co_filename)
+        if paths is not None and 0 < tb.tb_lineno <= len(paths):
+            path = paths[tb.tb_lineno - 1]
+        tb = tb.tb_next
+    if path is None or (error.field and error.field.startswith(path)):
+        return error
+    return RuleError(f"{path}: {error}", field=path)
+
+
+def penalty_text(value: Any, names: dict[str, str]) -> str:
+    """Display name of a penalty id, or of a list of them joined with " + "."""
+    if value is None:
+        return "no penalty"
+    if isinstance(value, list):
+        return " + ".join(penalty_text(v, names) for v in value) if value else "no penalty"
+    return names.get(value, str(value))
+
+
+def value_text(value: Any) -> str:
+    """A value as text in an explain line: lists joined with commas, yes/no, "not given"."""
+    if value is ABSENT or value is None:
+        return "not given"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
-
-
-def run_rules(rules: list, run: Run, path: str) -> None:
-    """Apply every node of ``rules`` in order (until the run halts)."""
-    if not isinstance(rules, list):
-        raise RuleError(f"{path} must be a list of rule nodes", field=path)
-    for i, rule in enumerate(rules):
-        if run.halted:
-            return
-        apply_rule(rule, run, f"{path}[{i}]")
-
-
-def apply_rule(rule: dict, run: Run, path: str) -> bool:
-    """Apply one RULE node; returns whether its ``when`` held. Errors name the node's path."""
-    try:
-        if "when" in rule and not evaluate(rule["when"], run.scope):
-            return False
-        for field, expr in rule.get("set", {}).items():
-            run.answer[field] = evaluate(expr, run.scope)
-        for option in rule.get("options", []):
-            if "when" in option and not evaluate(option["when"], run.scope):
-                continue
-            run.options.append({
-                "penalty": evaluate(option["penalty"], run.scope),
-                "condition": run.render(option["condition"]),
-                "source": option.get("source", rule.get("source")),
-            })
-        explain = rule.get("explain", [])
-        for line in [explain] if isinstance(explain, str) else explain:
-            run.explain.append(run.render(line))
-        if "note" in rule:
-            run.notes.append(run.render(rule["note"]))
-        if "source" in rule:
-            run.sources.append(rule["source"])
-        if rule.get("stated") is False:
-            run.answer["stated"] = False
-    except MissingFact:
-        raise
-    except RuleError as error:
-        if error.field and error.field.startswith(path):
-            raise
-        raise RuleError(f"{path}: {error}", field=path) from None
-    if "run" in rule:
-        target = run.scope.lookup(rule["run"], None)
-        if target is not None:
-            run_rules(target, run, rule["run"])
-    if "steps" in rule:
-        run_rules(rule["steps"], run, f"{path}.steps")
-    if "first" in rule:
-        for i, node in enumerate(rule["first"]):
-            if run.halted or apply_rule(node, run, f"{path}.first[{i}]"):
-                break
-    if rule.get("halt"):
-        run.halted = True
-    return True

@@ -1,4 +1,4 @@
-"""The engine on a small made-up ruleset: errors, upgrades, step-by-step needs, the CLI and the runner."""
+"""The engine on a small made-up ruleset: errors, upgrades, what an answer needs, the CLI and the runner."""
 
 import ast
 import json
@@ -9,51 +9,70 @@ from pathlib import Path
 import pytest
 
 import shared_rules
-from shared_rules import RuleError, engine, evaluate
+from shared_rules import RuleError, engine, evaluate, library
 
 ROOT = Path(__file__).resolve().parent.parent
-SRC = "000_f7c9504af2784703.txt §Made-up section"
+SRC = "toy-rules §1"
 
 TOY = {
-    "id": "toy", "title": "Toy policy", "document": {"name": "Toy", "version": "1", "seed": "000_f7c9504af2784703.txt"},
-    "defaults": {"games_per_match": 3},
+    "id": "toy", "title": "Toy policy", "document": {"id": "toy-rules", "name": "Toy", "version": "1"},
+    "defaults": {"games_per_match": 3}, "level_label": "Tier", "best_of": [1, 3, 5],
     "levels": [{"id": "low", "name": "Low", "summary": "s"}, {"id": "high", "name": "High", "summary": "s"}],
     "penalties": [{"id": "caution", "name": "Caution", "summary": "s"},
                   {"id": "warning", "name": "Warning", "summary": "s"},
                   {"id": "game_loss", "name": "Game Loss", "summary": "s"}],
     "ladders": {"default": {"steps": ["caution", "warning", "game_loss"], "source": SRC}},
-    "infractions": [{"id": "slow", "name": "Slow Play", "summary": "s", "source": SRC, "rules": [
-        {"first": [{"when": {"==": [{"var": "event.level"}, "low"]}, "set": {"base_penalty": "caution"}},
-                   {"set": {"base_penalty": "warning"}}], "source": SRC}]},
+    "procedures": {"climb": [
+        {"set": {"repeats": {"count": [{"var": "facts.history"},
+                                       {"==": [{"var": "item.infraction"}, {"var": "facts.infraction"}]}]}}},
+        {"set": {"penalty": {"ladder": ["default", {"var": "answer.base_penalty"}, {"var": "answer.repeats"}]},
+                 "upgraded": {">": [{"var": "answer.repeats"}, 0]}},
+         "explain": "Penalty: {penalty:answer.penalty}.", "source": SRC,
+         "options": [{"penalty": "game_loss", "condition": "head judge may raise it",
+                      "when": {"var": "answer.upgraded"}}]}]},
+    "infractions": [
+        {"id": "slow", "name": "Slow Play", "summary": "s", "source": SRC, "rules": [
+            {"set": {"base_penalty": {"table": [{"var": "event.level"}, {"low": "caution", "high": "warning"}]}},
+             "source": SRC}]},
         {"id": "late", "name": "Tardiness", "summary": "s", "source": SRC, "rules": [
-            {"when": {">": [{"var": "facts.minutes_late"}, 3]}, "set": {"base_penalty": "game_loss"}}]}],
+            {"when": {">": [{"var": "facts.minutes_late"}, 3]}, "set": {"base_penalty": "game_loss"}, "source": SRC}]},
+        {"id": "rude", "name": "Rudeness", "summary": "s", "source": SRC, "rules": [
+            {"first": [{"when": {"var": "facts.intentional"}, "set": {"base_penalty": "warning"},
+                        "explain": "On purpose.", "source": SRC},
+                       {"set": {"base_penalty": "warning"}, "explain": "By accident.", "source": SRC}]}]},
+        {"id": "shove", "name": "Shoving", "summary": "s", "source": SRC, "rules": [
+            {"first": [{"when": {"var": "facts.intentional"}, "set": {"base_penalty": "game_loss"}, "source": SRC},
+                       {"set": {"base_penalty": "caution"}, "source": SRC}]}]}],
     "queries": {
-        "penalty": {"steps": [
-            {"run": "infraction.rules"},
-            {"set": {"repeats": {"count": [{"var": "facts.history"},
-                                           {"==": [{"var": "item.infraction"}, {"var": "facts.infraction"}]}]}}},
-            {"set": {"penalty": {"ladder": ["default", {"var": "answer.base_penalty"}, {"var": "answer.repeats"}]},
-                     "upgraded": {">": [{"var": "answer.repeats"}, 0]}},
-             "explain": "Penalty: {penalty:answer.penalty}.",
-             "options": [{"penalty": "game_loss", "condition": "head judge may raise it",
-                          "when": {"var": "answer.upgraded"}}]}]},
-        "time_call": {"steps": [
-            {"set": {"turns_after_current": 3}, "explain": "Play {answer.turns_after_current} more turns."},
-            {"first": [
-                {"when": {"!=": [{"var": "facts.current_game.winner"}, None]},
-                 "set": {"game_result": {"var": "facts.current_game.winner"}}},
-                {"set": {"game_result": {"compare": [{"var": "facts.current_game.life_points.A"},
-                                                    {"var": "facts.current_game.life_points.B"}]}}}]}]}},
+        "penalty": {
+            "facts": {"minutes_late": {"type": "number", "summary": "minutes late"},
+                      "intentional": {"type": "bool", "summary": "the judge believes it was done on purpose"}},
+            "steps": [{"run": "infraction.rules"}, {"run": "procedures.climb"}]},
+        "time_call": {
+            "facts": {"current_game": {"fields": {"life_points": {"type": "per_player", "summary": "life points"}}}},
+            "steps": [
+                {"set": {"turns_after_current": 3}, "explain": "Play {answer.turns_after_current} more turns.",
+                 "source": SRC},
+                {"first": [
+                    {"when": {"!=": [{"var": "facts.current_game.winner"}, None]},
+                     "set": {"game_result": {"var": "facts.current_game.winner"}}, "source": SRC},
+                    {"set": {"game_result": {"compare": [{"var": "facts.current_game.life_points.A"},
+                                                         {"var": "facts.current_game.life_points.B"}]}},
+                     "source": SRC}]}]}},
 }
+
+
+def install(folder: Path, data: dict, monkeypatch) -> None:
+    (folder / "rulesets").mkdir(parents=True, exist_ok=True)
+    (folder / "rulesets" / f"{data['id']}.json").write_text(json.dumps(data))
+    monkeypatch.setenv(library.PATH_VARIABLE, str(folder))
 
 
 @pytest.fixture()
 def toy(tmp_path, monkeypatch):
-    (tmp_path / "toy.json").write_text(json.dumps(TOY))
-    monkeypatch.setattr(engine, "RULESETS", tmp_path)
-    engine.load_ruleset.cache_clear()
+    install(tmp_path, TOY, monkeypatch)
     yield "toy"
-    engine.load_ruleset.cache_clear()
+    library.clear_caches()
 
 
 def ask(query, facts, level="high", **event):
@@ -84,37 +103,79 @@ def test_a_record_that_gave_several_penalties_is_one_earlier_offense_counting_it
 
 def test_options_carry_their_condition_and_the_sorted_penalty_ids(toy):
     answer = ask("penalty", {"infraction": "slow", "history": [{"infraction": "slow", "penalty": "warning"}]})
-    assert answer["options"] == [{"penalty": "game_loss", "condition": "head judge may raise it", "source": None}]
+    assert answer["options"] == [{"penalty": "game_loss", "condition": "head judge may raise it", "source": SRC}]
     assert answer["option_penalties"] == ["game_loss"]
 
 
-def test_a_fact_the_situation_needs_is_an_error_naming_it(toy):
-    with pytest.raises(RuleError) as error:
-        ask("penalty", {"infraction": "late"})
-    assert error.value.field == "facts.minutes_late"
-    assert "late needs facts.minutes_late" in str(error.value)
+def test_a_number_that_decides_the_answer_is_named_in_needs(toy):
+    answer = ask("penalty", {"infraction": "late"})
+    assert answer["needs"] == [{"path": "facts.minutes_late", "type": "number", "label": "minutes late",
+                                "minimum": 0}]
+    assert answer["penalty"] is None and "not_needed" not in answer
+    assert ask("penalty", {"infraction": "late", "minutes_late": 4})["penalty"] == "game_loss"
 
 
-def test_step_by_step_query_returns_what_it_still_needs(toy):
+def test_a_missing_fact_the_answer_does_not_depend_on_is_no_error(toy):
+    answer = ask("penalty", {"infraction": "rude"})
+    assert (answer["penalty"], "needs" in answer) == ("warning", False)
+    assert answer["not_needed"] == [{"path": "facts.intentional", "label": "the judge believes it was done on purpose"}]
+    assert "On purpose." not in answer["explain"] and "By accident." not in answer["explain"]
+    assert answer["explain"][-1] == ("Not asked: the judge believes it was done on purpose. "
+                                     "Every possible answer gives this same result.")
+
+
+def test_a_missing_fact_that_decides_is_asked_with_its_values(toy):
+    answer = ask("penalty", {"infraction": "shove"})
+    assert answer["needs"] == [{"path": "facts.intentional", "type": "bool",
+                                "label": "the judge believes it was done on purpose"}]
+    assert answer["penalty"] is None and answer["explain"] == []
+    assert ask("penalty", {"infraction": "shove", "intentional": False})["penalty"] == "caution"
+
+
+def test_a_missing_level_is_tried_for_each_level_of_the_ruleset(toy):
+    request = {"ruleset": "toy", "query": "penalty", "facts": {"infraction": "slow"}}
+    answer = evaluate(request)
+    assert answer["needs"] == [{"path": "event.level", "type": "enum", "label": "tier",
+                                "values": [{"id": "low", "name": "Low"}, {"id": "high", "name": "High"}]}]
+    twice = [{"infraction": "slow", "penalty": "warning"}] * 2
+    answer = evaluate({**request, "facts": {"infraction": "slow", "history": twice}})
+    assert (answer["penalty"], answer["upgraded"]) == ("game_loss", True)
+    assert answer["not_needed"] == [{"path": "event.level", "label": "tier"}]
+    assert answer["base_penalty"] is None  # caution at one level, warning at the other: it does not decide
+    answer = evaluate({**request, "facts": {"infraction": "late", "minutes_late": 4}})
+    assert answer["penalty"] == "game_loss" and "not_needed" not in answer  # the level is never read
+
+
+def test_the_walk_names_what_it_needs_next_and_keeps_what_it_found(toy):
     answer = ask("time_call", {})
-    assert answer["turns_after_current"] == 3 and answer["needs"] == ["current_game.winner"]
+    assert answer["turns_after_current"] == 3 and answer["explain"] == ["Play 3 more turns."]
+    assert [n["path"] for n in answer["needs"]] == ["facts.current_game.winner"]
     answer = ask("time_call", {"current_game": {"winner": None}})
-    assert answer["needs"] == ["current_game.life_points.A"]
+    assert answer["needs"] == [{"path": "facts.current_game.life_points", "type": "per_player",
+                                "label": "life points"}]
     answer = ask("time_call", {"current_game": {"winner": None, "life_points": {"A": 100, "B": 800}}})
     assert answer["game_result"] == "B" and "needs" not in answer
 
 
+def test_the_search_is_bounded(toy, monkeypatch):
+    monkeypatch.setattr(engine, "MAX_EVALUATIONS", 2)
+    answer = ask("penalty", {"infraction": "rude"})
+    assert [n["path"] for n in answer["needs"]] == ["facts.intentional"]
+
+
 @pytest.mark.parametrize(("request_", "field", "allowed"), [
-    ({"ruleset": "nope", "query": "penalty"}, "ruleset", ["toy"]),
+    ({"ruleset": "nope", "query": "penalty"}, "ruleset", None),
     ({"ruleset": "toy", "query": "nope"}, "query", None),
     ({"ruleset": "toy", "query": "drop", "event": {"level": "low"}}, "query", ["penalty", "time_call"]),
-    ({"ruleset": "toy", "query": "penalty", "event": {}}, "event.level", ["low", "high"]),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "mid"}}, "event.level", ["low", "high"]),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low", "stage": "final"}},
      "event.stage", ["swiss", "elimination"]),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low", "games_per_match": 2}},
+     "event.games_per_match", [1, 3, 5]),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low", "tables": 12}}, "event.tables", None),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"}}, "facts.infraction", None),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"}, "facts": {"infraction": "x"}},
-     "facts.infraction", ["slow", "late"]),
+     "facts.infraction", ["slow", "late", "rude", "shove"]),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"}, "facts": {"infraction": "slow", "mood": 1}},
      "facts.mood", None),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
@@ -130,12 +191,12 @@ def test_step_by_step_query_returns_what_it_still_needs(toy):
       "facts": {"infraction": "late", "minutes_late": float("inf")}}, "facts.minutes_late", None),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
       "facts": {"infraction": "slow", "history": [{"infraction": "slow", "penalty": "warnin"}]}},
-     "facts.history[0].penalty", None),
+     "facts.history[0].penalty", ["caution", "warning", "game_loss"]),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
       "facts": {"infraction": "slow", "history": [{"infraction": "slow", "penalty": ["warning", 3]}]}},
      "facts.history[0].penalty[1]", None),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
-      "facts": {"infraction": "slow", "issuing": "a_stern_look"}}, "facts.issuing", None),
+      "facts": {"infraction": "slow", "intentional": "yes"}}, "facts.intentional", None),
 ])
 def test_bad_requests_raise_one_error_type_naming_the_field(toy, request_, field, allowed):
     with pytest.raises(RuleError) as error:
@@ -149,7 +210,34 @@ def test_bad_requests_raise_one_error_type_naming_the_field(toy, request_, field
 def test_answers_are_deterministic_and_not_shared_with_the_data(toy):
     first = ask("penalty", {"infraction": "slow"})
     first["explain"].append("changed")
+    first["options"].append("changed")
     assert ask("penalty", {"infraction": "slow"})["explain"] == ["Penalty: Warning."]
+    assert ask("penalty", {"infraction": "slow"})["options"] == []
+
+
+def test_a_value_of_the_wrong_type_at_run_time_names_the_rule_node(tmp_path, monkeypatch):
+    broken = json.loads(json.dumps(TOY))
+    broken["infractions"][0]["rules"].append({"set": {"x": {">": [{"var": "infraction.name"}, 1]}}})
+    install(tmp_path, broken, monkeypatch)
+    try:
+        with pytest.raises(RuleError) as error:
+            ask("penalty", {"infraction": "slow"})
+        assert error.value.field == "infractions[slow].rules[1]"
+        assert "operator '>' needs numbers" in str(error.value)
+    finally:
+        library.clear_caches()
+
+
+def test_reading_an_undeclared_fact_fails_when_the_ruleset_loads(tmp_path, monkeypatch):
+    broken = json.loads(json.dumps(TOY))
+    broken["infractions"][0]["rules"].append({"when": {"var": "facts.mood"}, "explain": "x"})
+    install(tmp_path, broken, monkeypatch)
+    try:
+        with pytest.raises(RuleError) as error:
+            ask("penalty", {"infraction": "slow"})
+        assert error.value.field == "infractions[slow].rules[1]" and "facts.mood is not declared" in str(error.value)
+    finally:
+        library.clear_caches()
 
 
 def test_engine_imports_only_the_standard_library():
@@ -165,16 +253,18 @@ def test_engine_imports_only_the_standard_library():
             assert {n.split(".")[0] for n in names} <= allowed, f"{path.name} imports {names}"
 
 
-def run_cli(*args, stdin=""):
+def run_cli(*args, stdin="", env=None):
     return subprocess.run([sys.executable, "-m", "shared_rules", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, check=False)
+                          text=True, cwd=ROOT, check=False, env=env)
 
 
 def test_cli_eval_prints_the_same_answer_as_the_function():
-    request = {"ruleset": "wotf", "query": "extension", "event": {"level": "competitive"},
-               "facts": {"deck_check_minutes": 4}}
-    if "wotf" not in shared_rules.ruleset_ids():
-        pytest.skip("wotf ruleset not present")
+    ruleset = shared_rules.ruleset_ids()[0]
+    data = shared_rules.load_ruleset(ruleset)
+    query = sorted(data["queries"])[0]
+    request = {"ruleset": ruleset, "query": query, "event": {}, "facts": {}}
+    if query == "penalty":
+        request["facts"] = {"infraction": data["infractions"][0]["id"]}
     done = run_cli("eval", stdin=json.dumps(request))
     assert done.returncode == 0 and json.loads(done.stdout) == evaluate(request)
 
@@ -187,11 +277,9 @@ def test_cli_bad_request_exits_2_with_a_message_and_no_traceback():
 
 
 def test_check_fails_on_a_wrong_expectation_and_names_it(tmp_path):
-    files = [f for f in sorted((ROOT / "shared_rules/cases").glob("*.json"))
-             if json.loads(f.read_text())["ruleset"] in shared_rules.ruleset_ids()]
-    if not files:
-        pytest.skip("no case file with its ruleset present")
-    data = json.loads(files[0].read_text())
+    path = next(p for p in shared_rules.case_files()
+                if json.loads(p.read_text())["ruleset"] in shared_rules.ruleset_ids())
+    data = json.loads(path.read_text())
     case = data["cases"][0]
     key = next(iter(case["expect"]))
     case["expect"][key] = "surely-not-this"
@@ -210,35 +298,48 @@ def test_check_fails_on_an_unreadable_file(tmp_path):
     assert done.returncode == 1 and "unreadable" in done.stdout
 
 
-def test_list_shows_which_facts_each_query_may_ask_for():
+def test_list_shows_every_fact_a_query_reads_with_its_defaults():
     done = run_cli("list")
     assert done.returncode == 0
-    line = next(x for x in done.stdout.splitlines() if x.startswith("  query time_call") and "game_wins" in x)
-    assert "current_game*" in line and "game_wins (default {'A': 0, 'B': 0})" in line
+    for ruleset_id in shared_rules.ruleset_ids():
+        assert f"{ruleset_id}: " in done.stdout
+    from shared_rules.introspect import facts_read
+
+    for ruleset_id in shared_rules.ruleset_ids():
+        for query in shared_rules.load_ruleset(ruleset_id)["queries"]:
+            for name in facts_read(ruleset_id, query):
+                assert name in done.stdout
 
 
-def test_facts_read_comes_from_the_rule_data(toy):
+def test_facts_read_comes_from_the_rule_data_of_every_list_a_query_runs(toy):
     from shared_rules.introspect import facts_read
 
     assert facts_read("toy", "penalty") == {
         "history": {"required": False, "asked_when_needed": False, "defaults": ["[]"]},
         "infraction": {"required": True, "asked_when_needed": True, "defaults": []},
+        "intentional": {"required": False, "asked_when_needed": True, "defaults": []},
         "minutes_late": {"required": False, "asked_when_needed": True, "defaults": []},
     }
+    assert set(facts_read("toy", "penalty", infraction="late")) == {"history", "infraction", "minutes_late"}
 
 
 def test_one_extension_at_a_time_and_games_are_numbered_from_one():
-    with pytest.raises(RuleError) as error:
-        evaluate({"ruleset": "wotf", "query": "extension", "event": {"level": "competitive"},
-                  "facts": {"deck_check_minutes": 4, "pause_minutes": 3}})
-    assert error.value.field == "facts.deck_check_minutes" and "give only one of" in str(error.value)
-    with pytest.raises(RuleError) as error:
-        evaluate({"ruleset": "wotf", "query": "first_turn", "event": {"level": "competitive"},
-                  "facts": {"game_number": 0}})
-    assert error.value.field == "facts.game_number"
+    with_extension = [r for r in shared_rules.ruleset_ids() if "extension" in shared_rules.load_ruleset(r)["queries"]]
+    with_first_turn = [r for r in shared_rules.ruleset_ids()
+                       if "first_turn" in shared_rules.load_ruleset(r)["queries"]]
+    for ruleset in with_extension:
+        with pytest.raises(RuleError) as error:
+            evaluate({"ruleset": ruleset, "query": "extension",
+                      "facts": {"deck_check_minutes": 4, "pause_minutes": 3}})
+        assert error.value.field == "facts.deck_check_minutes" and "give only one of" in str(error.value)
+    for ruleset in with_first_turn:
+        with pytest.raises(RuleError) as error:
+            evaluate({"ruleset": ruleset, "query": "first_turn", "facts": {"game_number": 0}})
+        assert error.value.field == "facts.game_number"
 
 
 def test_cli_rejects_nan_in_a_request():
-    request = '{"ruleset": "wotf", "query": "extension", "event": {"level": "casual"}, "facts": {"pause_minutes": NaN}}'
+    ruleset = next(r for r in shared_rules.ruleset_ids() if "extension" in shared_rules.load_ruleset(r)["queries"])
+    request = f'{{"ruleset": "{ruleset}", "query": "extension", "facts": {{"pause_minutes": NaN}}}}'
     done = run_cli("eval", stdin=request)
     assert done.returncode == 2 and "facts.pause_minutes" in done.stderr

@@ -4,12 +4,13 @@ The policy documents are not part of this repository; the test reads them from t
 by POLICY_SEEDS (default: ``shared/seeds`` beside the checkout) and is skipped where they are absent.
 """
 
-import json
 import os
 import re
 from pathlib import Path
 
 import pytest
+
+import shared_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = Path(os.environ.get("POLICY_SEEDS", ROOT.parent / "shared" / "seeds"))
@@ -32,12 +33,12 @@ def strings(node, path="$"):
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="policy documents not available beside the checkout")
-@pytest.mark.parametrize("ruleset", sorted(p.name for p in (ROOT / "shared_rules/rulesets").glob("*.json")))
+@pytest.mark.parametrize("ruleset", shared_rules.ruleset_ids())
 def test_no_ten_word_run_is_copied_from_a_policy_document(ruleset):
     seed_words = words(" ".join(p.read_text(encoding="utf-8") for p in SEEDS.glob("*.txt")))
     runs = {tuple(seed_words[i:i + RUN]) for i in range(len(seed_words) - RUN + 1)}
     copied = []
-    for path, text in strings(json.loads((ROOT / "shared_rules/rulesets" / ruleset).read_text())):
+    for path, text in strings(shared_rules.load_ruleset(ruleset)):
         w = words(text)
         copied += [f"{path}: {' '.join(w[i:i + RUN])}" for i in range(len(w) - RUN + 1) if tuple(w[i:i + RUN]) in runs]
     assert copied == []

@@ -1,4 +1,4 @@
-"""Ruleset files: valid against the JSON Schema, complete against the rules catalog."""
+"""Ruleset files: valid against the JSON Schema, clean under the lint, complete against the rules catalog."""
 
 import copy
 import json
@@ -10,11 +10,13 @@ from jsonschema.exceptions import best_match
 
 from shared_rules import load_ruleset, ruleset_ids
 from shared_rules.expr import OPS
+from shared_rules.lint import lint
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "shared_rules/schema/ruleset.schema.json").read_text())
 CATALOG = json.loads((ROOT / "tests/data/catalog_ids.json").read_text())
-RULESETS = ["yugioh", "judicial-guidelines", "dci-upg", "wotf"]
+RULESETS = ruleset_ids()
+CATALOGUED = sorted(k for k in CATALOG if k in CATALOG["levels"])
 VALIDATOR = Draft202012Validator(SCHEMA)
 
 
@@ -53,12 +55,17 @@ def test_ruleset_is_valid(ruleset_id):
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_ruleset_passes_the_lint(ruleset_id):
+    assert lint(present(ruleset_id)) == []
+
+
+@pytest.mark.parametrize("ruleset_id", CATALOGUED)
 def test_every_catalog_id_is_in_the_data(ruleset_id):
     missing = sorted(set(CATALOG[ruleset_id]) - all_ids(present(ruleset_id)))
     assert missing == []
 
 
-@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("ruleset_id", CATALOGUED)
 def test_levels_and_queries_match_the_catalog(ruleset_id):
     data = present(ruleset_id)
     assert [level["id"] for level in data["levels"]] == CATALOG["levels"][ruleset_id]
@@ -77,8 +84,8 @@ def test_catalog_upgrade_paths_are_in_the_ladders(ruleset_id):
         assert any(path == steps[i:i + len(path)] for steps in ladders for i in range(len(steps))), path
 
 
-@pytest.mark.parametrize("ruleset_id", RULESETS)
-def test_document_names_its_seed_and_version(ruleset_id):
+@pytest.mark.parametrize("ruleset_id", CATALOGUED)
+def test_a_catalogued_document_names_its_seed_and_version(ruleset_id):
     document = present(ruleset_id)["document"]
     assert document["seed"].endswith(".txt") and document["version"]
 

@@ -104,8 +104,8 @@ def test_a_drop_points_at_the_conditions_read_out(browser, static_server):
         assert page.text_content("#pen-drop") == \
             "Drop from the event — see the conditions read out below"
         assert "Player is removed from the event" not in page.text_content("#pen-card")
-        assert ("The player was still not at the table 10 minutes after the round began: match"
-                " loss, and the player is dropped from the tournament.") in \
+        assert ("The player had not arrived until after the 10-minute mark: match loss, and the"
+                " player is dropped from the tournament.") in \
             page.locator("#pen-card .readout li").all_text_contents()
     finally:
         ctx.close()

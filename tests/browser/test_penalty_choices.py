@@ -7,7 +7,7 @@ import json
 from .conftest import PHONE, shoot, wait_python
 from .helpers import pick, standalone
 
-HISTORY = """async (player) => (await import('/js/state.js')).playerHistory(player)"""
+HISTORY = """async ([player, ruleset]) => window.judge.history(await window.judgeApp.records(), player, ruleset)"""
 
 
 def shown_penalty(page):
@@ -47,7 +47,7 @@ def test_the_judge_chooses_what_the_policy_leaves_open(browser, static_server):
         assert shown_penalty(page) == ["game_loss", "game_loss"]
         page.click("#pen-record")
         page.wait_for_selector("#pen-recorded")
-        assert page.evaluate(HISTORY, "Rui") == [
+        assert page.evaluate(HISTORY, ["Rui", "dci-upg"]) == [
             {"infraction": "tardiness", "penalty": ["game_loss", "game_loss"], "stage": "swiss"}]
         pick(page, "slow", "slow_play", "Rui")
         page.click("#pen-decide")
@@ -76,7 +76,7 @@ def test_the_judge_chooses_what_the_policy_leaves_open(browser, static_server):
         [record] = page.evaluate("() => window.judgeApp.records()")
         assert {k: record["payload"][k] for k in ("penalty", "intentional", "minor")} == {
             "penalty": "single_warning", "intentional": False, "minor": False}
-        assert page.evaluate(HISTORY, "Sol") == [
+        assert page.evaluate(HISTORY, ["Sol", "judicial-guidelines"]) == [
             {"infraction": "procedural_error", "penalty": "single_warning", "stage": "swiss",
              "intentional": False, "minor": False}]
     finally:

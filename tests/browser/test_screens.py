@@ -4,6 +4,8 @@ each go to test-artifacts/."""
 import json
 import re
 
+from shared_rules.engine import compiled_ruleset
+
 from .conftest import PHONE, SMALL_PHONE, shoot, wait_python
 from .helpers import join, wait_synced
 
@@ -54,11 +56,13 @@ def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask
         assert page.locator("#tc-steps .source").count() == 1
         assert page.eval_on_selector_all("#tc-steps details.step", "ds => ds.map(d => d.open)") == [
             False, True]
-        game = "The game in progress once the extra turns are over"
+        # Each answer stays with its step, under the question's words from the ruleset.
+        fields = compiled_ruleset("yugioh").words["queries"]["time_call"]["facts"]["current_game"]["fields"]
+        winner, points = (fields[f]["summary"] for f in ("winner", "life_points"))
         names = [p["name"] for p in event["players"]]
         assert page.locator("#tc-steps .answered").all_text_contents() == [
-            f"{game}: winner — neither",
-            f"{game}: life points — {names[0]} (A) 1000, {names[2]} (B) 6000"]
+            f"{winner[0].upper()}{winner[1:]} — neither",
+            f"{points[0].upper()}{points[1:]} — {names[0]} (A) 1000, {names[2]} (B) 6000"]
         assert page.text_content("#tc-steps details.step >> nth=0 >> summary") == \
             "Step 1: 5 more turns after the current one"
         shoot(page, "time-call", at="#tc-steps")

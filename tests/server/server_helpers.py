@@ -25,7 +25,7 @@ def make_app(backend, tmp_path, request, **extra):
     return create_app({**config, **extra})
 
 
-def add_event(app, ruleset="wotf", level="competitive", players=("Ada Brook", "Ben Carter"),
+def add_event(app, ruleset="dci-upg", level="competitive", players=("Ada Brook", "Ben Carter"),
               round_minutes=50.0) -> dict:
     """An event inserted directly (slug, join code, player ids by name)."""
     with app.app_context():

@@ -11,6 +11,7 @@ from alembic.migration import MigrationContext
 from flask_migrate import upgrade
 from server_helpers import Phone, add_event, make_app
 
+import shared_rules
 from server import create_app
 from server.config import database_url
 from server.extensions import db
@@ -150,7 +151,7 @@ def test_demo_loads_one_event_per_ruleset_once_and_prints_join_codes(tmp_path, m
     monkeypatch.delenv("ORGANISER_PASSWORD", raising=False)
     app = create_app({"TESTING": True}, instance_path=str(tmp_path))
     out = app.test_cli_runner().invoke(args=["demo"]).output
-    assert out.count("join code ") == 4
+    assert out.count("join code ") == len(shared_rules.ruleset_ids())
     password = out.rsplit("password: ", 1)[1].strip()
     assert (tmp_path / "organiser_password").read_text().strip() == password
     again = app.test_cli_runner().invoke(args=["demo"]).output
@@ -158,8 +159,9 @@ def test_demo_loads_one_event_per_ruleset_once_and_prints_join_codes(tmp_path, m
     assert codes == sorted(line.split("join code ")[1].split()[0] for line in again.splitlines()
                            if "join code" in line)
     with app.app_context():
-        assert db.session.execute(sa.text("select count(*) from events")).scalar() == 4
-        assert db.session.execute(sa.text("select count(*) from pairings")).scalar() == 16
+        count = len(shared_rules.ruleset_ids())
+        assert db.session.execute(sa.text("select count(*) from events")).scalar() == count
+        assert db.session.execute(sa.text("select count(*) from pairings")).scalar() == 4 * count
         db.engine.dispose()
 
 
@@ -190,9 +192,12 @@ def test_export_prints_an_events_penalties(sqlite_app):
     assert [(p["id"], p["player_name"], p["penalty"], p["judge"]) for p in data["penalties"]] == \
         [(rec["id"], "Ada Brook", "warning", "Jo Judge")]
     text = runner.invoke(args=["export", event["slug"], "--format", "csv"]).output
+    rules = shared_rules.load_ruleset("dci-upg")
+    infraction = next(i["name"] for i in rules["infractions"] if i["id"] == "slow_play")
+    penalty = next(p["name"] for p in rules["penalties"] if p["id"] == "warning")
     assert text.splitlines()[1].startswith(
-        f'"1","{rec["id"]}","1","1","Ada Brook","Ada Brook","slow_play","slow play",'
-        '"warning","warning",')  # wotf names neither: the ids are made readable
+        f'"1","{rec["id"]}","1","1","Ada Brook","Ada Brook","slow_play","{infraction}",'
+        f'"warning","{penalty}",')  # the ruleset's names beside the ids
 
 
 def test_the_documented_error_shape_is_the_one_sent(sqlite_app):

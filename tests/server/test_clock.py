@@ -13,7 +13,7 @@ MIN = 60_000
 
 @pytest.fixture
 def event(app):
-    return add_event(app, round_minutes=50.0)
+    return add_event(app, ruleset="wotf", round_minutes=50.0)
 
 
 def act(app, event, action, **kw):

@@ -59,8 +59,29 @@ def test_creating_an_event_shows_its_join_code_and_qr(app, organiser, event):
 
 def test_an_unknown_level_is_refused_with_the_allowed_ones(organiser):
     page = organiser.form("/organiser/events", name="Bad", ruleset_level="dci-upg|casual")
-    assert "level 'casual' is not a level of dci-upg (allowed: regular, competitive, professional)" \
+    assert "event.level has an unknown value 'casual' (allowed: regular, competitive, professional)" \
         in html.unescape(page.get_data(as_text=True))
+
+
+@pytest.mark.parametrize(("form", "message"), [
+    ({"stage": "final"}, "event.stage has an unknown value 'final' (allowed: swiss, elimination)"),
+    ({"games_per_match": "5"}, "event.games_per_match has an unknown value 5 (allowed: 1, 3)"),
+])
+def test_event_settings_the_engine_refuses_are_refused_with_its_message(app, organiser, form, message):
+    page = organiser.form("/organiser/events", name="Odd", ruleset_level="wotf|casual", **form)
+    assert message in html.unescape(page.get_data(as_text=True))
+    with app.app_context():
+        assert db.session.scalar(db.select(Event).where(Event.name == "Odd")) is None
+
+
+def test_a_stage_the_engine_does_not_know_is_refused_and_the_event_keeps_its_own(app, organiser, event):
+    page = organiser.form(f"/organiser/events/{event['slug']}/stage", stage="final")
+    assert "event.stage has an unknown value 'final' (allowed: swiss, elimination)" \
+        in html.unescape(page.get_data(as_text=True))
+    page = organiser.form(f"/organiser/events/{event['slug']}/stage", stage="elimination")
+    assert "Stage: elimination." in page.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(Event, event["id"]).stage == "elimination"
 
 
 @pytest.mark.parametrize(("ruleset_level", "games", "minutes"), [

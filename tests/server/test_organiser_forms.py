@@ -44,8 +44,8 @@ def _upload(organiser, path, content: bytes, **fields):
     ({"name": "Open", "games_per_match": "0"}, "games per match must be from 1 to 99"),
     ({"name": "Open", "round_minutes": "1e400"}, "round minutes must be between 1 and 600, not inf"),
     ({"name": "Open", "round_minutes": HUGE}, "round minutes must be between 1 and 600, not 1e+23"),
-    ({"name": "Open", "stage": "s" * 40}, "stage must be one of swiss, elimination"),
-    ({"name": "Open", "ruleset_level": "dci-upg|\0"}, "is not a level of dci-upg"),
+    ({"name": "Open", "stage": "s" * 40}, "event.stage has an unknown value"),
+    ({"name": "Open", "ruleset_level": "dci-upg|\0"}, "event.level has an unknown value"),
     ({"name": "Open", "ruleset_level": "x" * 500}, "unknown ruleset"),
 ])
 def test_a_bad_new_event_form_says_why_and_makes_nothing(app, organiser, event, fields, message):

@@ -3,7 +3,7 @@
 import uuid
 
 import pytest
-from server_helpers import Phone, add_event, add_rounds, set_role
+from server_helpers import T0, Phone, add_event, add_rounds, set_role
 
 from server.extensions import db
 from server.models import Record
@@ -77,14 +77,14 @@ def test_records_for_another_event_device_or_unknown_player_are_rejected(app, ph
     assert reasons == [f"event: this is event {event['slug']}, not {other['slug']}",
                        f"device: this token belongs to device {phone.id}",
                        f"payload.player: no player {other['players']['Ada Brook']} in this event",
-                       "payload.ruleset: this event uses wotf"]
+                       "payload.ruleset: this event uses dci-upg"]
 
 
 def test_every_record_type_is_accepted_from_a_head_judge(app, client, event):
     head = Phone(client, event, judge="Hana Head")
     set_role(app, head.id, "head_judge")
     penalty = head.penalty("Ada Brook", infraction="tardiness", penalty=["game_loss", "game_loss"],
-                           head_judge=True, stage="swiss", ruleset="wotf", level="competitive")
+                           head_judge=True, stage="swiss", ruleset="dci-upg", level="competitive")
     records = [
         penalty,
         head.record("time_extension", {"table": 2, "round": 1, "minutes": 4.5, "reason": "ruling"}),
@@ -166,25 +166,29 @@ def test_a_malformed_body_is_400_naming_the_field(phone, client, event):
     assert res.get_json()["error"]["field"] == "cursor"
 
 
-def test_player_history_is_every_devices_non_voided_penalties_oldest_first(app, client, event):
+def test_player_history_is_every_devices_counted_penalties_oldest_first(app, client, event):
     add_rounds(app, event, 2)
     a, b = Phone(client, event, name="a"), Phone(client, event, name="b")
+    set_role(app, b.id, "head_judge")
     ada = event["players"]["Ada Brook"]
     first = a.penalty(ada, infraction="slow_play", penalty="warning", stage="swiss")
     a.sync([first, a.penalty(event["players"]["Ben Carter"])])
-    wrong = b.penalty(ada, infraction="marked_cards", penalty="game_loss")
+    wrong = b.penalty(ada, infraction="gpe_missed_trigger", penalty="game_loss")
+    refused = {**a.penalty(ada, infraction="usc_minor", penalty="game_loss", head_judge=True), "created_ms": T0 + 5}
+    a.sync([refused])
     b.sync([wrong, b.record("void", {"record": wrong["id"], "reason": "other player"}),
-            b.penalty(ada, infraction="tardiness", penalty=["game_loss", "game_loss"], round=2,
-                      stage="elimination", intentional=False)])
+            b.record("approval", {"record": refused["id"], "approved": False, "comment": "too much"}),
+            {**b.penalty(ada, infraction="tardiness", penalty=["game_loss", "game_loss"], round=2,
+                         stage="elimination", intentional=False), "created_ms": T0 + 9}])
     res = client.get(f"/api/events/{event['slug']}/players/{ada}/history", headers=b.headers)
     assert res.status_code == 200
     body = res.get_json()
+    # what travels is the dci-upg vocabulary's: it keeps no `intentional` in a history item
     assert body["history"] == [
         {"infraction": "slow_play", "penalty": "warning", "stage": "swiss", "round": 1},
-        {"infraction": "tardiness", "penalty": ["game_loss", "game_loss"], "stage": "elimination",
-         "round": 2, "intentional": False},
+        {"infraction": "tardiness", "penalty": ["game_loss", "game_loss"], "stage": "elimination", "round": 2},
     ]
-    assert body["cursor"] == 5
+    assert body["cursor"] == 7
 
 
 def _raw_sync(client, phone, event, text):
@@ -256,22 +260,36 @@ def test_history_of_a_player_without_penalties_or_under_a_recorded_name_is_200(p
     assert [h["infraction"] for h in res.get_json()["history"]] == ["slow_play"]
 
 
-def test_history_gives_penalty_as_recorded_with_intentional_and_minor(phone, client, event):
+def test_history_gives_penalty_as_recorded_with_the_facts_the_ruleset_keeps(app, client):
+    event = add_event(app, ruleset="judicial-guidelines", level=None)
+    phone = Phone(client, event)
     ada = event["players"]["Ada Brook"]
-    records = [phone.penalty(ada, infraction="usc_minor", penalty=None, minor=True),
-               phone.penalty(ada, infraction="hce", penalty="disqualification", intentional=True,
-                             minor=False),
-               phone.penalty(ada, infraction="tardiness", penalty=["game_loss", "game_loss"],
-                             intentional=None)]
+    records = [phone.penalty(ada, infraction="other", penalty=None, minor=True),
+               {**phone.penalty(ada, infraction="cheating", penalty="disqualification", intentional=True,
+                                minor=False), "created_ms": T0 + 1},
+               {**phone.penalty(ada, infraction="tardiness", penalty=["game_loss", "game_loss"],
+                                intentional=None), "created_ms": T0 + 2}]
     assert [r["status"] for r in phone.sync(records)["results"]] == ["accepted"] * 3
     res = client.get(f"/api/events/{event['slug']}/players/{ada}/history", headers=phone.headers)
     assert res.get_json()["history"] == [
-        {"infraction": "usc_minor", "penalty": None, "stage": "swiss", "round": 1, "minor": True},
-        {"infraction": "hce", "penalty": "disqualification", "stage": "swiss", "round": 1,
+        {"infraction": "other", "penalty": None, "stage": "swiss", "round": 1, "minor": True},
+        {"infraction": "cheating", "penalty": "disqualification", "stage": "swiss", "round": 1,
          "intentional": True, "minor": False},
         {"infraction": "tardiness", "penalty": ["game_loss", "game_loss"], "stage": "swiss",
          "round": 1},
     ]
+
+
+def test_a_penalty_id_the_events_ruleset_does_not_declare_is_rejected(app, client):
+    event = add_event(app, ruleset="judicial-guidelines", level=None)
+    phone = Phone(client, event)
+    warning = phone.penalty("Ada Brook", penalty="warning")  # dci-upg and yugioh words, not these guidelines'
+    ejection = phone.penalty("Ada Brook", penalty="ejection", base_penalty="single_warning")
+    results = phone.sync([warning, ejection])["results"]
+    assert results[0]["status"] == "rejected"
+    assert results[0]["reason"].startswith("payload.penalty: unknown penalty id 'warning' in ruleset "
+                                           "judicial-guidelines; allowed: caution, disqualification, double_warning")
+    assert results[1] == {"id": ejection["id"], "status": "accepted"}
 
 
 @pytest.mark.parametrize("field", ["intentional", "minor"])

@@ -1,6 +1,7 @@
 // Module worker running the Python rules engine (shared_rules) in Pyodide.
-// Messages in: {id, action: "evaluate", payload: JSON text of the request}, or
-// {id, action: "facts_read", payload: JSON text of {ruleset, query}}.
+// Messages in: {id, action, payload: JSON text}, where action is one of the engine's actions
+// (shared_rules/worker.py: evaluate, facts_read, history, penalty_payload); the Python side
+// holds the logic and is tested under CPython.
 // Messages out: {ready: true, ms, snapshot} once, then {id, result: JSON text} or {id, error: {...}}.
 //
 // Restarts are cut by a memory snapshot of the interpreter taken after the engine is
@@ -10,24 +11,8 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { openDB } from "../vendor/idb.js";
 
 const WARM = `
-import json
-import shared_rules
-from shared_rules import RuleError, evaluate, introspect, list_rulesets, load_ruleset
-
-for _info in list_rulesets():
-    load_ruleset(_info["id"])
-
-
-def judge_eval(text):
-    try:
-        return json.dumps({"answer": evaluate(json.loads(text))})
-    except RuleError as err:
-        return json.dumps({"error": {"message": str(err), "field": getattr(err, "field", None),
-                                     "allowed": getattr(err, "allowed", None)}}, default=str)
-
-
-def judge_facts_read(ruleset, query):
-    return json.dumps(sorted(introspect.facts_read(ruleset, query)))
+from shared_rules import worker as judge_worker
+judge_worker.start()
 `;
 
 const t0 = performance.now();
@@ -92,8 +77,7 @@ async function start() {
       };
     }
   }
-  return { judgeEval: pyodide.globals.get("judge_eval"), judgeFactsRead: pyodide.globals.get("judge_facts_read"),
-           from, makeSnapshot };
+  return { handle: pyodide.globals.get("judge_worker").handle, from, makeSnapshot };
 }
 
 const started = start();
@@ -106,20 +90,14 @@ started.then(
   (err) => self.postMessage({ ready: false, error: { message: String(err && err.message || err) } }),
 );
 
-const actions = {
-  async evaluate(text) {
-    const { judgeEval } = await started;
-    const reply = JSON.parse(judgeEval(text));
-    if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error);
-    return JSON.stringify(reply.answer);
-  },
-  // The facts a ruleset's query reads (from the rule data), as a JSON list of names.
-  async facts_read(text) {
-    const { judgeFactsRead } = await started;
-    const { ruleset, query } = JSON.parse(text);
-    return judgeFactsRead(ruleset, query);
-  },
-};
+// The message table: each action is answered by shared_rules.worker.handle.
+const ACTIONS = ["evaluate", "facts_read", "history", "penalty_payload"];
+const actions = Object.fromEntries(ACTIONS.map((action) => [action, async (text) => {
+  const { handle } = await started;
+  const reply = JSON.parse(handle(action, text));
+  if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error);
+  return JSON.stringify(reply.result);
+}]));
 
 self.onmessage = async ({ data }) => {
   const { id, action, payload } = data;

@@ -2,7 +2,10 @@
 //   window.judge.ready            Promise, resolves (to the start time in ms) when Python is ready
 //   window.judge.evaluate(req)    Promise of the engine's answer for {ruleset, query, event, facts};
 //                                 rejects with an Error carrying .field and .allowed on a RuleError.
-//   window.judge.factsRead(ruleset, query)  Promise of the fact names that query reads
+//   window.judge.factsRead(ruleset, query, infraction?)  Promise of the facts that query (and
+//                                 infraction) reads: [{name, type, summary, asked_when_needed, defaults}]
+//   window.judge.history(records, player, ruleset)  Promise of the player's facts.history from
+//                                 this device's records (shared_rules/history.py)
 let worker = null;
 let nextId = 1;
 const pending = new Map();
@@ -61,14 +64,26 @@ export function evaluateJSON(request) {
 }
 
 const factsCache = new Map();
-/** The facts a ruleset's query reads (names), as the engine derives them from the rule data. */
-export function factsRead(ruleset, query) {
-  const key = `${ruleset}/${query}`;
+/** The facts a ruleset's query (and, for a penalty, one infraction) reads, as the engine
+ * derives them from the rule data: [{name, type, summary, asked_when_needed, defaults}]. */
+export function factsRead(ruleset, query, infraction = null) {
+  const key = `${ruleset}/${query}/${infraction ?? ""}`;
   if (!factsCache.has(key)) {
-    factsCache.set(key, call("facts_read", { ruleset, query }).then(JSON.parse));
+    factsCache.set(key, call("facts_read", { ruleset, query, infraction }).then(JSON.parse));
     factsCache.get(key).catch(() => factsCache.delete(key));
   }
   return factsCache.get(key);
+}
+
+/** A player's penalty history for the engine, from this device's records of the event (all
+ * judges'): shared_rules.history.player_history leaves out voided and refused penalties. */
+export async function history(records, player, ruleset) {
+  return JSON.parse(await call("history", { records, player, ruleset }));
+}
+
+/** The penalty record's payload for an answer (shared_rules.history.penalty_payload). */
+export async function penaltyPayload(request) {
+  return JSON.parse(await call("penalty_payload", request));
 }
 
 /** Evaluate a request; resolves to the answer object. */
@@ -76,4 +91,4 @@ export async function evaluate(request) {
   return JSON.parse(await evaluateJSON(request));
 }
 
-window.judge = { ready, evaluate, evaluateJSON, factsRead, state: engineState };
+window.judge = { ready, evaluate, evaluateJSON, factsRead, history, state: engineState };

@@ -7,7 +7,7 @@ export const app = {
   session: null,   // {token, device_id, role, judge_name, event: {slug, name, ruleset, level, stage, games_per_match, round_minutes}} or {standalone: true, ...}
   detail: null,    // GET /api/events/<slug>: players, rounds, me
   ruleset: null,   // the ruleset JSON (texts only are read here)
-  queries: null,   // queries.json: the facts vocabulary for building questions
+  queries: null,   // queries.json: what every ruleset shares (event settings, each query's shape and words)
   rulesets: [],    // rules/index.json
 };
 
@@ -78,21 +78,6 @@ export async function eventRecords() {
   const all = await store.eventRecords(app.session.event.slug);
   const voided = new Set(all.filter((r) => r.type === "void" && r.sync !== "rejected").map((r) => r.payload.record));
   return { all, voided };
-}
-
-/** A player's penalty history for the engine: every non-voided, non-rejected penalty record
- * for that player (all judges), oldest first, as [{infraction, penalty, stage, intentional?, minor?}]. */
-export async function playerHistory(player) {
-  const { all, voided } = await eventRecords();
-  return all
-    .filter((r) => r.type === "penalty" && !voided.has(r.id) && r.sync !== "rejected"
-      && String(r.payload.player) === String(player))
-    .map((r) => {
-      // The penalty as recorded: an id, null, or a list (two game losses at once).
-      const item = { infraction: r.payload.infraction, penalty: r.payload.penalty, stage: r.payload.stage || "swiss" };
-      for (const key of ["intentional", "minor"]) if (typeof r.payload[key] === "boolean") item[key] = r.payload[key];
-      return item;
-    });
 }
 
 /** Display name of a player id (or the free text itself). */

@@ -1,7 +1,7 @@
 // Join: type (or scan) the event's join code, or use a ruleset on its own without a server.
 import { append, h } from "../dom.js";
 import { api } from "../api.js";
-import { app } from "../state.js";
+import { app, appJSON } from "../state.js";
 import { openSession } from "../main.js";
 import { render as redraw } from "../router.js";
 import * as store from "../store.js";
@@ -60,10 +60,14 @@ export async function render(main, [codeArg]) {
   const rulesetSel = h("select", { id: "standalone-ruleset" },
     app.rulesets.map((r) => h("option", { value: r.id }, r.title)));
   const levelSel = h("select", { id: "standalone-level" });
+  const levelLabel = h("label", { for: "standalone-level" }, "Level");
+  // The stages every policy shares, named in queries.json.
+  const stage = (await appJSON("rules/queries.json").catch(() => null))?.event?.stage;
   const stageSel = h("select", { id: "standalone-stage" },
-    h("option", { value: "swiss" }, "Swiss rounds"), h("option", { value: "elimination" }, "Top cut (elimination)"));
+    (stage?.values || ["swiss"]).map((v) => h("option", { value: v }, stage?.names?.[v] || v)));
   const fillLevels = () => {
     const r = app.rulesets.find((x) => x.id === rulesetSel.value);
+    levelLabel.textContent = r?.level_label || "Level";
     levelSel.replaceChildren(...(r?.levels.length ? r.levels : [{ id: "", name: "No levels in this policy" }])
       .map((l) => h("option", { value: l.id }, l.name)));
   };
@@ -121,7 +125,7 @@ export async function render(main, [codeArg]) {
     h("form", { onsubmit: standalone, "aria-labelledby": "solo-h" },
       h("h2", { id: "solo-h" }, "Use a policy without a server"),
       h("label", { for: "standalone-ruleset" }, "Policy"), rulesetSel,
-      h("label", { for: "standalone-level" }, "Rules Enforcement Level"), levelSel,
+      levelLabel, levelSel,
       h("label", { for: "standalone-stage" }, "Stage"), stageSel,
       h("div", { style: "margin-top:0.8rem" }, h("button", { type: "submit", id: "standalone-btn", class: "secondary" }, "Use this policy")), soloStatus),
   );

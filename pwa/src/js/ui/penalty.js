@@ -1,16 +1,29 @@
 // Penalty: find an infraction by name or words, answer what the engine asks, read the
 // decision card (penalty, upgrade from the player's history across judges, remedy, head-judge
 // requirement, options, lines to read out, source) and record it for a player and table.
+// The optional details, the questions and the card's extra lines are the ruleset's own facts
+// and answer fields, in its words; the history and the record's payload come from the engine.
 import { append, h, fill } from "../dom.js";
-import { app, addRecord, currentTables, penaltyName, playerHistory, playerName, request } from "../state.js";
-import { evaluate, factsRead } from "../engine.js";
+import { app, addRecord, currentTables, eventContext, eventRecords, penaltyName, playerName, request } from "../state.js";
+import { evaluate, factsRead, history as playerHistory, penaltyPayload } from "../engine.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
-import { ask, factSpec, humanize, setFact } from "./questions.js";
+import { answerLines, ask, factName, humanize, sentence, setFact } from "./questions.js";
 
 // The organiser's server refuses a penalty whose notes are longer than this.
 const NOTES_MAX = 2000;
-const ASKED_UP_FRONT = new Set(["infraction", "history"]);
+// Asked on the screen itself (the infraction picked, the player's history, the chooser).
+const ASKED_UP_FRONT = new Set(["infraction", "history", "issuing"]);
+
+/** The optional yes/no details of an infraction: the ruleset's facts its rules read (or, before
+ * Python is ready, every yes/no fact the ruleset declares for penalties), in its words. */
+async function optionalDetails(inf) {
+  const declared = app.ruleset.queries?.penalty?.facts || {};
+  const read = await factsRead(app.session.event.ruleset, "penalty", inf.id).catch(() => null);
+  const names = read ? read.filter((f) => f.type === "bool").map((f) => f.name) : Object.keys(declared);
+  return names.filter((name) => !ASKED_UP_FRONT.has(name) && declared[name]?.type === "bool")
+    .map((name) => [name, declared[name].summary]);
+}
 
 /** Infractions whose name, keywords, category or summary hold every word of `text`. */
 export function searchInfractions(infractions, text) {
@@ -19,6 +32,14 @@ export function searchInfractions(infractions, text) {
     const hay = [inf.name, inf.id, inf.category, inf.summary, ...(inf.keywords || [])].join(" ").toLowerCase();
     return words.every((w) => hay.includes(w));
   });
+}
+
+/** The upgrade badge: from which penalty (or from one the head judge decides; a starting
+ * penalty that depends on a detail the answer did not need goes unnamed). */
+function upgradedFrom(answer, notStated) {
+  if (answer.base_penalty != null) return `Upgraded from ${penaltyName(answer.base_penalty)}`;
+  if (answer.head_judge || notStated) return "Upgraded from penalty for the head judge to decide";
+  return "Upgraded for earlier penalties";
 }
 
 export async function render(main, [infractionArg]) {
@@ -52,11 +73,16 @@ export async function render(main, [infractionArg]) {
       const t = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
       if (t && !tableIn.value) tableIn.value = t.number;
     });
-    const optional = Object.entries(app.queries.queries.penalty.facts).filter(([k, s]) => !ASKED_UP_FRONT.has(k) && s.type === "bool");
-    const selects = optional.map(([k, s]) => {
-      const sel = h("select", { id: `pen-fact-${k}`, "data-fact": k },
-        h("option", { value: "" }, "Not asked"), h("option", { value: "true" }, "Yes"), h("option", { value: "false" }, "No"));
-      return [k, h("div", {}, h("label", { for: sel.id }, s.summary ? s.summary.charAt(0).toUpperCase() + s.summary.slice(1) : humanize(k)), sel), sel];
+    const selects = [];
+    const details = h("details", { hidden: true }, h("summary", {}, "More details (optional)"));
+    optionalDetails(inf).then((found) => {
+      for (const [k, summary] of found) {
+        const sel = h("select", { id: `pen-fact-${k}`, "data-fact": k },
+          h("option", { value: "" }, "Not asked"), h("option", { value: "true" }, "Yes"), h("option", { value: "false" }, "No"));
+        selects.push([k, sel]);
+        details.append(h("div", {}, h("label", { for: sel.id }, sentence(summary || humanize(k))), sel));
+      }
+      details.hidden = !found.length;
     });
     const out = h("div", { id: "pen-answer", "aria-live": "polite" });
     const given = {};
@@ -71,31 +97,30 @@ export async function render(main, [infractionArg]) {
       ev?.preventDefault();
       const player = playerIn.value.trim();
       if (!player) { fill(out, h("p", { class: "bad-text" }, "Say which player first.")); playerIn.focus(); return; }
-      const f = { infraction: inf.id, history: await playerHistory(player), ...given };
-      for (const [k, , sel] of selects) if (sel.value) f[k] = sel.value === "true";
       fill(out, h("p", {}, "Asking the engine…"));
       let answer;
+      let f;
       try {
+        const { all } = await eventRecords();
+        f = { infraction: inf.id, history: await playerHistory(all, player, app.session.event.ruleset), ...given };
+        for (const [k, sel] of selects) if (sel.value) f[k] = sel.value === "true";
         answer = await evaluate(request("penalty", f));
       } catch (err) {
-        const name = (err.field || "").replace(/^facts\./, "");
-        const found = name && factSpec(app.queries.queries.penalty.facts, name);
-        if (found && /needs facts\./.test(err.message)) {
-          fill(out);
-          const penalties = name === "issuing" ? (app.ruleset.penalties || []) : [];
-          const spec = penalties.length
-            ? { type: "choice", choices: penalties.map((p) => [p.id, p.name]) } : found.spec;
-          ask(out, name, spec, found.label, (value) => { setFact(given, name, value); decide(); });
-          return;
-        }
         fill(out, h("p", { class: "bad-text" }, err.message));
         return;
       }
       // The player changed while the engine answered: this answer is not theirs.
       if (playerIn.value.trim() !== player) { fill(out); return; }
+      // A fact the answer depends on is missing: ask it (the first one the rules read), then again.
+      const need = (answer.needs || [])[0];
+      if (need) {
+        fill(out);
+        ask(out, need, (value) => { setFact(given, factName(need.path), value); decide(); });
+        return;
+      }
       // Where the policy leaves the class to the judge, the engine reads `issuing`.
-      const choosing = await factsRead(app.session.event.ruleset, "penalty").then(
-        (names) => names.includes("issuing"), () => false);
+      const choosing = await factsRead(app.session.event.ruleset, "penalty", inf.id).then(
+        (facts) => facts.some((x) => x.name === "issuing"), () => false);
       // The judge chose a class the policy does not leave open: the engine's penalty stands,
       // and the list goes back to it so the screen never shows a choice that was not applied.
       const overruled = f.issuing != null && JSON.stringify(answer.penalty) !== JSON.stringify(f.issuing);
@@ -122,7 +147,7 @@ export async function render(main, [infractionArg]) {
     return h("form", { onsubmit: decide, "aria-label": "Who and what" },
       h("label", { for: "pen-player" }, "Player"), playerIn,
       h("label", { for: "pen-table" }, "Table"), tableIn,
-      selects.length ? h("details", {}, h("summary", {}, "More details (optional)"), selects.map(([, el]) => el)) : null,
+      details,
       h("button", { type: "submit", id: "pen-decide", class: "wide", style: "margin-top:0.8rem" }, "Show the penalty"),
       out);
   }
@@ -132,6 +157,8 @@ export async function render(main, [infractionArg]) {
     const asOf = app.session.standalone ? "history on this phone only"
       : syncState.last_ok_ms ? `history as of ${timeOfDay(syncState.last_ok_ms)} (last sync)` : "history not yet synced";
     const history = f.history.length ? `${f.history.length} earlier penalt${f.history.length === 1 ? "y" : "ies"}; ${asOf}` : `no earlier penalties; ${asOf}`;
+    // The ruleset's own answer fields (when a game loss applies, how the game is fixed, ...).
+    const details = answerLines(answer, app.ruleset.queries?.penalty?.answer, { penaltyName });
     return h("section", { class: "card decision", id: "pen-card", "aria-labelledby": "pen-card-h" },
       h("h2", { id: "pen-card-h", tabindex: "-1" }, `${inf.name} — ${playerName(player)}`),
       notStated
@@ -143,13 +170,13 @@ export async function render(main, [infractionArg]) {
       overruled ? h("p", { class: "bad-text", id: "pen-issuing-note", role: "status" },
         "This policy sets the penalty; a different class needs the head judge.") : null,
       h("p", { class: "row" },
-        answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, `Upgraded from ${answer.base_penalty == null && (answer.head_judge || notStated)
-          ? "penalty for the head judge to decide" : penaltyName(answer.base_penalty)}`) : null,
+        answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, upgradedFrom(answer, notStated)) : null,
         answer.head_judge ? h("span", { class: "tag hj", id: "pen-hj" }, "Head judge must confirm") : null,
         // The policy's condition for the drop is in the lines read out, never in the badge alone.
         answer.drop ? h("span", { class: "tag hj", id: "pen-drop" }, "Drop from the event — see the conditions read out below") : null,
         answer.extra_turns_each ? h("span", { class: "tag" }, `+${answer.extra_turns_each} turn${answer.extra_turns_each === 1 ? "" : "s"} each`) : null),
       h("p", { class: "small muted", id: "pen-history" }, history),
+      details.length ? h("ul", { id: "pen-details" }, details.map((d) => h("li", { "data-field": d.field }, d.text))) : null,
       inf.remedy ? h("div", {}, h("h3", {}, "Remedy"), h("p", {}, inf.remedy)) : null,
       h("h3", {}, "Read out"),
       h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
@@ -172,13 +199,17 @@ export async function render(main, [infractionArg]) {
         notesError.hidden = true;
         btn.disabled = true;
         const e = app.session.event;
-        const payload = { player: /^\d+$/.test(player) ? Number(player) : player, table, round: app.clock?.round?.number ?? null,
-                          infraction: inf.id, penalty: answer.penalty, base_penalty: answer.base_penalty,
-                          upgraded: answer.upgraded, head_judge: answer.head_judge || notStated, ruleset: e.ruleset,
-                          level: e.level ?? null, stage: e.stage || "swiss" };
-        // Answers that can lower a later penalty (judicial guidelines) travel in the history.
-        for (const key of ["intentional", "minor"]) if (typeof f[key] === "boolean") payload[key] = f[key];
-        if (notes) payload.notes = notes;
+        let payload;
+        try {
+          payload = await penaltyPayload({
+            answer, facts: f, player: /^\d+$/.test(player) ? Number(player) : player, table,
+            round: app.clock?.round?.number ?? null, event: { ...eventContext(), ruleset: e.ruleset }, notes: notes || null });
+        } catch (err) {
+          notesError.textContent = err.message;
+          notesError.hidden = false;
+          btn.disabled = false;
+          return;
+        }
         const record = await addRecord("penalty", payload);
         // A head judge issuing what the policy reserves to the head judge confirms it at once
         // (not a penalty left open: that waits for the head judge's decision).

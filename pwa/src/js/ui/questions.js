@@ -1,29 +1,31 @@
-// Questions built from the query vocabulary (queries.json): one form control per fact type.
-// ask(container, name, spec, label, onAnswer) renders a question; onAnswer(value) is called
-// with the typed value (bool, number, {"A": n, "B": n}, "A" | "B" | null, or a string).
+// Questions built from what the engine says it needs: an answer's `needs` entries
+// ({path, type, label, values?, minimum?}, the label in the ruleset's words). One form control
+// per type; ask(container, need, onAnswer, names) renders one question and calls
+// onAnswer(value) with the typed value (bool, number, {"A": n, "B": n}, "A" | "B" | null, or a
+// value id). Nothing here knows a game: the labels and choices come from the answer.
 import { h, uid } from "../dom.js";
 
-/** "life_points" -> "Life points". */
+/** "round_minutes" -> "Round minutes" (the last part of a dotted name). */
 export function humanize(name) {
   const s = String(name).replace(/^.*\./, "").replace(/_/g, " ");
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** The vocabulary entry of a dotted fact name within a query's facts; null when unknown. */
-export function factSpec(queryFacts, name) {
-  const [head, ...rest] = name.split(".");
-  let spec = queryFacts[head];
-  let label = spec?.summary || humanize(head);
-  for (const part of rest) {
-    spec = spec?.fields?.[part];
-    label = `${label}: ${humanize(part).toLowerCase()}`;
-  }
-  return spec ? { spec, label } : null;
+/** "the judge believes ..." -> "The judge believes ...". */
+export function sentence(text) {
+  const s = String(text || "");
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** Render one question into `container`. `names` labels the two players for per-player facts. */
-export function ask(container, name, spec, label, onAnswer, names = { A: "Player A", B: "Player B" }) {
+/** The name a `needs` path has inside its root: "facts.current_game.winner" -> "current_game.winner". */
+export function factName(path) {
+  return String(path).replace(/^(facts|event)\./, "");
+}
+
+/** Render the question for one `needs` entry into `container`. `names` labels the two players. */
+export function ask(container, need, onAnswer, names = { A: "Player A", B: "Player B" }) {
   const id = uid("q");
+  const label = sentence(need.label || humanize(need.path));
   // One answer per question: a second tap (or submit) before the next step is ignored.
   let card = null;
   let taken = false;
@@ -35,48 +37,56 @@ export function ask(container, name, spec, label, onAnswer, names = { A: "Player
     answer(value);
   };
   const choice = (text, value, attrs = {}) => h("button", { type: "button", class: "secondary", ...attrs, onclick: () => onAnswer(value) }, text);
+  const group = (...buttons) => h("div", { class: "row", role: "group", "aria-labelledby": id }, buttons);
   let body;
-  switch (spec.type) {
+  switch (need.type) {
     case "bool":
-      body = h("div", { class: "row", role: "group", "aria-labelledby": id },
-        choice("Yes", true, { "data-answer": "yes" }), choice("No", false, { "data-answer": "no" }));
+      body = group(choice("Yes", true, { "data-answer": "yes" }), choice("No", false, { "data-answer": "no" }));
+      break;
+    case "player":
+      body = group(choice(names.A, "A", { "data-answer": "A" }), choice(names.B, "B", { "data-answer": "B" }));
       break;
     case "player_or_null":
-      body = h("div", { class: "row", role: "group", "aria-labelledby": id },
-        choice(names.A, "A", { "data-answer": "A" }), choice(names.B, "B", { "data-answer": "B" }),
+      body = group(choice(names.A, "A", { "data-answer": "A" }), choice(names.B, "B", { "data-answer": "B" }),
         choice("Neither", null, { "data-answer": "none" }));
       break;
-    case "choice":
-      body = h("div", { class: "row", role: "group", "aria-labelledby": id },
-        spec.choices.map(([value, text]) => choice(text, value, { "data-answer": value })));
+    case "enum":
+    case "penalty":
+      body = group((need.values || []).map((v) => choice(v.name, v.id, { "data-answer": String(v.id) })));
       break;
     case "per_player": {
-      const a = h("input", { id: `${id}-a`, type: "number", inputmode: "numeric", required: true });
-      const b = h("input", { id: `${id}-b`, type: "number", inputmode: "numeric", required: true });
+      const a = h("input", { id: `${id}-a`, type: "number", min: "0", inputmode: "numeric", required: true });
+      const b = h("input", { id: `${id}-b`, type: "number", min: "0", inputmode: "numeric", required: true });
       body = h("form", { onsubmit: (ev) => { ev.preventDefault(); onAnswer({ A: Number(a.value), B: Number(b.value) }); } },
         h("label", { for: a.id }, names.A), a, h("label", { for: b.id }, names.B), b,
         h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
       break;
     }
-    case "object": {
-      const [field, fieldSpec] = Object.entries(spec.fields || {})[0] || [];
-      if (!field) return;
-      ask(container, `${name}.${field}`, fieldSpec, `${label}: ${humanize(field).toLowerCase()}`,
-        (value) => onAnswer({ [field]: value }), names);
-      return;
-    }
     default: {
-      const numeric = spec.type === "number";
-      const input = h("input", { id: `${id}-v`, type: numeric ? "number" : "text", required: true, inputmode: numeric ? "decimal" : "text" });
+      const numeric = need.type === "number";
+      const input = h("input", { id: `${id}-v`, type: numeric ? "number" : "text", required: true,
+                                 inputmode: numeric ? "decimal" : "text", step: numeric ? "any" : null,
+                                 min: numeric ? String(need.minimum ?? 0) : null });
       body = h("form", { onsubmit: (ev) => { ev.preventDefault(); onAnswer(numeric ? Number(input.value) : input.value); } },
         h("label", { for: input.id, class: "sr-only" }, label), input,
         h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
     }
   }
-  card = h("div", { class: "card question", "data-fact": name },
+  card = h("div", { class: "card question", "data-fact": factName(need.path) },
     h("p", { id, class: "question-text" }, h("strong", {}, label)), body);
   container.append(card);
   container.querySelector(".question button, .question input")?.focus();
+}
+
+/** The text of an answer given to a question, for the line that stays with its step. */
+export function answerText(value, need, names = { A: "Player A", B: "Player B" }) {
+  if (value === true) return "yes";
+  if (value === false) return "no";
+  if (value === null) return "neither";
+  if (value === "A" || value === "B") return need.type?.startsWith("player") ? names[value] : value;
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${names[k] || k} ${v}`).join(", ");
+  const named = (need.values || []).find((v) => v.id === value);
+  return named ? named.name : String(value);
 }
 
 /** Set a dotted fact into a facts object (objects merge). */
@@ -92,4 +102,25 @@ export function setFact(facts, name, value) {
     Object.assign(at[last], value);
   } else at[last] = value;
   return facts;
+}
+
+/** Lines for the ruleset's own answer fields ({label, type, values?, text?} declarations):
+ * "Label: value" for each field the answer gives (a false flag says nothing), or the
+ * declared text for the value. `extraNames` turns penalty ids and players into names. */
+export function answerLines(answer, fields, { penaltyName = (p) => p, names = { A: "Player A", B: "Player B" } } = {}) {
+  const lines = [];
+  for (const [field, spec] of Object.entries(fields || {})) {
+    const value = answer[field];
+    if (value == null || value === false || spec.decides === false || !spec.label) continue;
+    const key = typeof value === "object" ? null : String(value);
+    let text;
+    if (key != null && spec.values?.[key]) text = spec.values[key];
+    else if (spec.text) text = spec.text.replace("{value}", String(value));
+    else if (spec.type === "penalty" || spec.type === "penalty_or_list") text = `${spec.label}: ${penaltyName(value)}`;
+    else if (value === true) text = spec.label;
+    else if (value === "A" || value === "B") text = `${spec.label}: ${names[value]}`;
+    else text = `${spec.label}: ${Array.isArray(value) ? value.join(", ") : value}`;
+    lines.push({ field, text });
+  }
+  return lines;
 }

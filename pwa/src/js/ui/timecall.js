@@ -1,12 +1,28 @@
 // Time!: the end-of-match procedure, step by step. The engine's time_call answer says what to
 // play and, through `needs`, what it must know next; each answer is fed back as a fact until
-// the engine gives the match result, which one tap records.
+// the engine gives the match result, which one tap records. The choices for when time was
+// called, the questions and the names of next steps and answer fields are the ruleset's words.
 import { append, h, fill } from "../dom.js";
 import { app, addRecord, currentTables, playerName, request } from "../state.js";
 import { evaluate } from "../engine.js";
-import { ask, factSpec, setFact } from "./questions.js";
+import { answerLines, answerText, ask, factName, humanize, sentence, setFact } from "./questions.js";
 
 const RESULT_TEXT = { A: "wins the match", B: "wins the match", draw: "The match is a draw" };
+
+/** The time_call vocabulary of the event's ruleset: the shared facts and answer fields
+ * (queries.json) with the ruleset's own added. */
+function vocabulary() {
+  const shared = app.queries?.queries?.time_call || { facts: {}, answer: {} };
+  const own = app.ruleset?.queries?.time_call || {};
+  const answer = { ...shared.answer };
+  for (const [field, spec] of Object.entries(own.answer || {})) answer[field] = { ...(answer[field] || {}), ...spec };
+  return { facts: { ...shared.facts, ...(own.facts || {}) }, answer };
+}
+
+/** Yes/no facts with a default (said before the walk starts): between games, while side decking, ... */
+function startFacts(words) {
+  return Object.entries(words.facts).filter(([, spec]) => spec.type === "bool" && spec.default === false);
+}
 
 export async function render(main) {
   const tables = currentTables();
@@ -22,12 +38,14 @@ export async function render(main) {
   });
   const winsA = h("input", { id: "tc-wins-a", type: "number", min: "0", max: "2", value: "0", inputmode: "numeric" });
   const winsB = h("input", { id: "tc-wins-b", type: "number", min: "0", max: "2", value: "0", inputmode: "numeric" });
-  const when = h("select", { id: "tc-when" },
-    h("option", { value: "game" }, "During a game"),
-    h("option", { value: "between" }, "Between games"),
-    h("option", { value: "side" }, "While side decking"));
+  const words = vocabulary();
+  const whenBoxes = startFacts(words).map(([name, spec]) => {
+    const box = h("input", { type: "checkbox", id: `tc-fact-${name}`, "data-fact": name });
+    return [name, box, h("label", { class: "check" }, box, " ", sentence(spec.summary || humanize(name)))];
+  });
   const steps = h("div", { id: "tc-steps", "aria-live": "polite" });
   let facts = {};
+  let eventFacts = {}; // event settings the engine asked for (a level where the session has none)
   let names = { A: "Player A", B: "Player B" };
 
   function playerNames() {
@@ -55,7 +73,9 @@ export async function render(main) {
     steps.querySelector(".question")?.remove();
     let answer;
     try {
-      answer = await evaluate(request("time_call", structuredClone(facts)));
+      const req = request("time_call", structuredClone(facts));
+      req.event = { ...req.event, ...eventFacts };
+      answer = await evaluate(req);
       if (mine !== walk) return;
     } catch (err) {
       if (mine !== walk) return;
@@ -63,9 +83,11 @@ export async function render(main) {
       return;
     }
     const next = answer.next ? nextText(answer) : null;
+    const turns = words.answer.turns_after_current;
     const big = fresh("big", [
-      answer.turns_after_current != null ? `${answer.turns_after_current} more turns after the current one` : null,
+      answer.turns_after_current != null ? (turns?.text || "{value}").replace("{value}", answer.turns_after_current) : null,
       next,
+      ...answerLines(answer, ownFields(), { names }).map((line) => line.text),
     ].filter(Boolean));
     const lines = fresh("lines", answer.explain);
     const notes = fresh("notes", answer.notes);
@@ -100,47 +122,25 @@ export async function render(main) {
       done.querySelector("button")?.focus();
       return;
     }
-    for (const need of answer.needs || []) {
-      const found = factSpec(app.queries.queries.time_call.facts, need);
-      if (!found) {
-        steps.append(h("p", { class: "bad-text" }, `The engine needs ${need}, which this screen cannot ask.`));
-        return;
-      }
-      ask(steps, need, found.spec, found.label, (value) => {
+    const need = (answer.needs || [])[0];
+    if (need) {
+      ask(steps, need, (value) => {
         // The answer stays with the step it belongs to.
-        let label = found.label;
-        let shown = value;
-        while (shown && typeof shown === "object" && !("A" in shown) && Object.keys(shown).length === 1) {
-          const [field] = Object.keys(shown);
-          label = `${label}: ${field.replace(/_/g, " ")}`;
-          shown = shown[field];
-        }
-        lastCard?.append(h("p", { class: "small answered" },
-          `${label.charAt(0).toUpperCase()}${label.slice(1)} — ${answerText(shown, found.spec)}`));
-        setFact(facts, need, value);
+        lastCard?.append(h("p", { class: "small answered" }, `${sentence(need.label)} — ${answerText(value, need, names)}`));
+        setFact(need.path.startsWith("event.") ? eventFacts : facts, factName(need.path), value);
         step();
       }, names);
-      return;
     }
   }
 
-  function answerText(value, spec) {
-    if (value === true) return "yes";
-    if (value === false) return "no";
-    if (value === null) return "neither";
-    if (value === "A" || value === "B") return names[value];
-    if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${names[k] || k} ${answerText(v, {})}`).join(", ");
-    const choice = (spec.choices || []).find(([v]) => v === value);
-    return choice ? choice[1] : String(value);
+  /** The ruleset's own answer fields, shown as lines in the step (not the shared ones). */
+  function ownFields() {
+    const own = app.ruleset?.queries?.time_call?.answer || {};
+    return Object.fromEntries(Object.entries(own).filter(([field]) => !(field in (app.queries?.queries?.time_call?.answer || {}))));
   }
 
   function nextText(answer) {
-    const t = {
-      sudden_death: `Sudden death${answer.sudden_death_turns ? ` (${answer.sudden_death_turns} turns)` : ""}${answer.side_deck_changes === true ? ", side deck allowed" : answer.side_deck_changes === false ? ", no side deck changes" : ""}`,
-      play_until_life_points_change: "Play on until life points change",
-      additional_round: "Play one more round",
-    };
-    return t[answer.next] || answer.next.replace(/_/g, " ");
+    return words.answer.next?.values?.[answer.next] || humanize(answer.next);
   }
 
   function resultText(r) {
@@ -152,8 +152,8 @@ export async function render(main) {
     walk += 1;
     names = playerNames();
     facts = { game_wins: { A: Number(winsA.value) || 0, B: Number(winsB.value) || 0 } };
-    if (when.value === "between") facts.between_games = true;
-    if (when.value === "side") facts.side_decking = true;
+    eventFacts = {};
+    for (const [name, box] of whenBoxes) if (box.checked) facts[name] = true;
     fill(steps);
     seen = { big: new Set(), lines: new Set(), notes: new Set(), sources: new Set() };
     stepNo = 0;
@@ -166,9 +166,9 @@ export async function render(main) {
     h("form", { onsubmit: start, "aria-labelledby": "tc-h" },
       h("p", { id: "tc-h", class: "muted" }, "Say which table and the score; the app walks you through the rest."),
       h("label", { for: "tc-table" }, "Table"), tableSel,
-      h("fieldset", {}, h("legend", {}, "Games won before the current one"),
+      h("fieldset", {}, h("legend", {}, sentence(words.facts.game_wins?.summary || "games won before the current one")),
         labelA, winsA, labelB, winsB),
-      h("label", { for: "tc-when" }, "When time was called"), when,
+      whenBoxes.length ? h("fieldset", { id: "tc-when" }, h("legend", {}, "When time was called"), whenBoxes.map(([, , label]) => label)) : null,
       h("button", { type: "submit", id: "tc-start", class: "wide", style: "margin-top:0.8rem" }, "Start")),
     steps);
 }

@@ -1,0 +1,131 @@
+"""Records -> a player's penalty history, and an answer -> a penalty record's payload.
+
+The one home of both mappings: the organiser's server (the history endpoint) and the judge
+app's engine worker call these functions, so a history looks the same wherever it is made.
+
+A RECORD is a plain dict as records travel between phones and the server: ``{"id", "type",
+"payload", "device", "judge", "created_ms", "seq"?, ...}``; records the phone holds may also
+carry ``sync`` (``"rejected"`` when the server refused the record, which then counts for
+nothing). ``void`` records (``payload.record``) cancel a record; ``approval`` records
+(``payload.record``, ``payload.approved``) give the head judge's decision on a penalty, the
+latest one counting. Voids cannot themselves be voided; approvals can.
+
+Records are taken oldest first by the device time they were made (``created_ms``, then
+``id``), so the server and every phone order the same records the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import compiled_ruleset
+from .errors import RuleError
+from .facts import value_checker
+
+SHARED_ITEM_FIELDS = ("infraction", "penalty", "stage")
+
+
+def ordered(records: list[dict]) -> list[dict]:
+    """The records that count (not refused by the server), oldest first (see the module docstring)."""
+    kept = [r for r in records if isinstance(r, dict) and r.get("sync") != "rejected"]
+    return sorted(kept, key=lambda r: (r.get("created_ms") or 0, str(r.get("id"))))
+
+
+def voided(records: list[dict]) -> set[str]:
+    """Ids of the records some void record cancels."""
+    return {str(r["payload"].get("record")) for r in ordered(records)
+            if r.get("type") == "void" and isinstance(r.get("payload"), dict)}
+
+
+def decisions(records: list[dict]) -> dict[str, bool]:
+    """``{penalty record id: approved}``: the head judge's latest decision on each penalty
+    (approval records that a void cancels do not count)."""
+    cancelled = voided(records)
+    out: dict[str, bool] = {}
+    for r in ordered(records):
+        payload = r.get("payload")
+        if r.get("type") == "approval" and str(r.get("id")) not in cancelled and isinstance(payload, dict) \
+                and isinstance(payload.get("approved"), bool):
+            out[str(payload.get("record"))] = payload["approved"]
+    return out
+
+
+def counted_penalties(records: list[dict]) -> list[dict]:
+    """The penalty records that count toward later penalties, oldest first: not voided and
+    not refused by the head judge (a penalty still waiting for the head judge counts)."""
+    cancelled = voided(records)
+    refused = {record_id for record_id, approved in decisions(records).items() if not approved}
+    return [r for r in ordered(records)
+            if r.get("type") == "penalty" and isinstance(r.get("payload"), dict)
+            and str(r.get("id")) not in cancelled and str(r.get("id")) not in refused]
+
+
+def player_history(records: list[dict], player: Any, ruleset_id: str) -> list[dict]:
+    """The engine's ``facts.history`` for ``player`` (a player id or a name, compared as text):
+    ``[{"infraction", "penalty", "stage", ...}]``, oldest first.
+
+    What travels from a record into an item is taken from the ruleset's vocabulary: the
+    fields every ruleset's history items have (infraction, penalty, stage, round) and those
+    the ruleset adds to its history items; a recorded value that the vocabulary
+    would refuse is left out rather than breaking the answer. Raises RuleError for an
+    unknown ruleset.
+    """
+    fields = item_fields(ruleset_id)
+    checks = {name: value_checker(spec, f"history.{name}") for name, spec in fields.items()}
+    out = []
+    for record in counted_penalties(records):
+        payload = record["payload"]
+        if str(payload.get("player")) != str(player):
+            continue
+        item = {"infraction": payload.get("infraction"), "penalty": payload.get("penalty"),
+                "stage": payload.get("stage") or "swiss"}
+        for name, check in checks.items():
+            if name in SHARED_ITEM_FIELDS or payload.get(name) is None:
+                continue
+            try:
+                check(payload[name])
+            except RuleError:
+                continue
+            item[name] = payload[name]
+        out.append(item)
+    return out
+
+
+def item_fields(ruleset_id: str) -> dict:
+    """The fields of a history item in this ruleset's penalty query (``{name: SPEC}``)."""
+    words = compiled_ruleset(ruleset_id).words["queries"].get("penalty")
+    if words is None:
+        raise RuleError(f"ruleset {ruleset_id} has no penalty query", field="ruleset")
+    return words["facts"]["history"]["items"]
+
+
+def penalty_payload(answer: dict, facts: dict, *, player: Any, table: int | None = None,
+                    round: int | None = None, event: dict | None = None, notes: str | None = None) -> dict:
+    """The payload of the penalty record for an answer of the penalty query.
+
+    ``{"player", "table", "round", "infraction", "penalty", "base_penalty", "upgraded",
+    "head_judge", "ruleset", "level", "stage"}`` plus the facts that travel into later
+    histories (the ruleset's own history item fields) and
+    ``notes`` when given. A penalty the policy does not state (``penalty`` null with
+    ``stated`` false) is marked for the head judge to decide. Raises RuleError for an answer
+    that still needs facts (it cannot be recorded yet) or one of another query.
+    """
+    if answer.get("query") != "penalty":
+        raise RuleError("only a penalty answer makes a penalty record", field="answer.query", allowed=["penalty"])
+    if answer.get("needs"):
+        names = ", ".join(need["path"] for need in answer["needs"])
+        raise RuleError(f"the answer still needs {names}; answer that first", field="answer.needs")
+    event = event or {}
+    not_stated = answer.get("penalty") is None and answer.get("stated") is False
+    payload = {
+        "player": player, "table": table, "round": round, "infraction": facts.get("infraction"),
+        "penalty": answer.get("penalty"), "base_penalty": answer.get("base_penalty"),
+        "upgraded": bool(answer.get("upgraded")), "head_judge": bool(answer.get("head_judge")) or not_stated,
+        "ruleset": answer.get("ruleset"), "level": event.get("level"), "stage": event.get("stage") or "swiss",
+    }
+    for name in item_fields(answer["ruleset"]):
+        if name not in SHARED_ITEM_FIELDS and name != "round" and facts.get(name) is not None:
+            payload[name] = facts[name]
+    if notes:
+        payload["notes"] = notes
+    return payload

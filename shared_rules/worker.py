@@ -1,0 +1,83 @@
+"""The judge app's side of the engine: its Web Worker runs these under Pyodide.
+
+The worker posts ``handle(action, text)`` with a JSON text and gets a JSON text back:
+``{"result": ...}`` or ``{"error": {"message", "field", "allowed"}}`` for a RuleError. The
+actions (``ACTIONS``) are the engine's own functions, so the worker holds no logic of its
+own and everything here runs the same under CPython (tests/test_worker.py):
+
+- ``evaluate``: a request -> the answer (engine.evaluate);
+- ``facts_read``: ``{"ruleset", "query", "infraction"?}`` -> ``[{"name", "type", "summary",
+  "asked_when_needed", "defaults"}]``, the facts that query (and infraction) reads;
+- ``history``: ``{"records", "player", "ruleset"}`` -> the player's ``facts.history``
+  (history.player_history);
+- ``penalty_payload``: ``{"answer", "facts", "player", "table", "round", "event", "notes"}``
+  -> the penalty record's payload (history.penalty_payload).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from . import history
+from .engine import compiled_ruleset, evaluate
+from .errors import RuleError
+from .introspect import facts_read
+from .library import ruleset_ids
+
+
+def start() -> None:
+    """Compile every ruleset now, so the first answer is quick (and a memory snapshot of the
+    interpreter taken after this holds them compiled)."""
+    for ruleset_id in ruleset_ids():
+        compiled_ruleset(ruleset_id)
+
+
+def _facts_read(request: dict) -> list[dict]:
+    words = compiled_ruleset(request["ruleset"]).words["queries"].get(request["query"], {"facts": {}})
+    out = []
+    for name, info in facts_read(request["ruleset"], request["query"], request.get("infraction")).items():
+        spec = words["facts"].get(name, {})
+        out.append({"name": name, "type": spec.get("type"), "summary": spec.get("summary"),
+                    "asked_when_needed": info["asked_when_needed"], "defaults": info["defaults"]})
+    return out
+
+
+def _history(request: dict) -> list[dict]:
+    return history.player_history(request["records"], request["player"], request["ruleset"])
+
+
+def _payload(request: dict) -> dict:
+    return history.penalty_payload(request["answer"], request["facts"], player=request["player"],
+                                   table=request.get("table"), round=request.get("round"),
+                                   event=request.get("event"), notes=request.get("notes"))
+
+
+ACTIONS: dict[str, Callable[[Any], Any]] = {
+    "evaluate": evaluate,
+    "facts_read": _facts_read,
+    "history": _history,
+    "penalty_payload": _payload,
+}
+
+
+def handle(action: str, text: str) -> str:
+    """Run one action on a JSON text; returns ``{"result": ...}`` or ``{"error": {...}}`` as JSON text."""
+    try:
+        run = ACTIONS.get(action)
+        if run is None:
+            raise RuleError(f"unknown action {action!r}", field="action", allowed=sorted(ACTIONS))
+        try:
+            request = json.loads(text)
+        except ValueError as error:
+            raise RuleError(f"the {action} request is not valid JSON: {error}", field="request") from None
+        if action != "evaluate" and not isinstance(request, dict):
+            raise RuleError(f"the {action} request must be an object", field="request")
+        try:
+            result = run(request)
+        except KeyError as error:
+            raise RuleError(f"the {action} request lacks {error.args[0]!r}", field=str(error.args[0])) from None
+        return json.dumps({"result": result}, ensure_ascii=False)
+    except RuleError as error:
+        return json.dumps({"error": error.to_dict()}, ensure_ascii=False, default=str)
