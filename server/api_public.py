@@ -16,7 +16,7 @@ from .extensions import db
 from .http_cache import cached_json, etag_of
 from .jsonbody import Blueprint
 from .models import Device, Event
-from .schemas import ClockOut, EvaluateIn, JoinIn, JoinOut, RulesetOut, TimeOut
+from .schemas import ClockOut, EvaluateIn, FactsReadOut, JoinIn, JoinOut, RulesetOut, TimeOut
 
 bp = Blueprint("public", __name__, url_prefix="/api", description="Public endpoints")
 
@@ -63,6 +63,19 @@ def evaluate(body, ruleset_id):
     except rules.RuleError as err:
         raise ApiError.bad_request(str(err), err.field) from None
     return jsonify(answer)
+
+
+@bp.get("/rulesets/<ruleset_id>/queries/<query>/facts")
+@bp.response(200, FactsReadOut)
+def facts_read(ruleset_id, query):
+    """`{"facts": [name, ...]}`: the facts this ruleset's query reads, sorted, as the engine
+    derives them from the rule data (the judge app asks here while its own engine loads).
+    Unknown ruleset → 404; a query the ruleset does not have reads no facts (empty list)."""
+    try:
+        names = rules.facts_read(ruleset_id, query)
+    except rules.RuleError:
+        raise ApiError.not_found(f"ruleset {ruleset_id!r}") from None
+    return {"facts": names}
 
 
 @bp.get("/events/<slug>/clock")

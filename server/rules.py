@@ -8,9 +8,9 @@ import hashlib
 from functools import cache
 
 import shared_rules
-from shared_rules import RuleError
+from shared_rules import RuleError, introspect
 
-__all__ = ["RuleError", "evaluate", "levels", "load_ruleset", "ruleset_file", "ruleset_ids", "rulesets"]
+__all__ = ["RuleError", "evaluate", "facts_read", "levels", "load_ruleset", "ruleset_file", "ruleset_ids", "rulesets"]
 
 
 @cache
@@ -51,3 +51,9 @@ def penalty_ids() -> frozenset[str]:
 def evaluate(request: dict) -> dict:
     """The engine's answer to `{"ruleset", "query", "event", "facts"}`; raises RuleError."""
     return shared_rules.evaluate(request)
+
+
+def facts_read(ruleset_id: str, query: str) -> list[str]:
+    """The names of the facts a ruleset's query reads, sorted (shared_rules.introspect);
+    an unknown query reads none. Raises RuleError for an unknown ruleset."""
+    return sorted(introspect.facts_read(ruleset_id, query))

@@ -29,6 +29,10 @@ class EvaluateIn(Schema):
     facts = fields.Dict(load_default=dict)
 
 
+class FactsReadOut(Schema):
+    facts = fields.List(fields.String())
+
+
 class EventOut(Schema):
     slug = fields.String()
     name = fields.String()

@@ -7,6 +7,7 @@ import { evaluate, factsRead } from "../engine.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { ask, factSpec, humanize, setFact } from "./questions.js";
+import { answeredNote, waitingText } from "./engine-note.js";
 
 // The organiser's server refuses a penalty whose notes are longer than this.
 const NOTES_MAX = 2000;
@@ -73,7 +74,7 @@ export async function render(main, [infractionArg]) {
       if (!player) { fill(out, h("p", { class: "bad-text" }, "Say which player first.")); playerIn.focus(); return; }
       const f = { infraction: inf.id, history: await playerHistory(player), ...given };
       for (const [k, , sel] of selects) if (sel.value) f[k] = sel.value === "true";
-      fill(out, h("p", {}, "Asking the engine…"));
+      fill(out, h("p", {}, waitingText()));
       let answer;
       try {
         answer = await evaluate(request("penalty", f));
@@ -140,6 +141,7 @@ export async function render(main, [infractionArg]) {
           h("p", { id: "pen-not-stated" }, "The policy does not state this penalty: the head judge decides."))
         : h("p", { class: "big-penalty", id: "pen-penalty", "data-penalty": JSON.stringify(answer.penalty) }, penaltyName(answer.penalty)),
       chooser,
+      answeredNote(answer),
       overruled ? h("p", { class: "bad-text", id: "pen-issuing-note", role: "status" },
         "This policy sets the penalty; a different class needs the head judge.") : null,
       h("p", { class: "row" },
