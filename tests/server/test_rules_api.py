@@ -93,3 +93,17 @@ def test_evaluate_refuses_a_too_deep_or_non_finite_body_with_400(client, facts, 
     assert res.status_code == 400
     assert res.get_json() == {"error": {"code": "bad_request",
                                         "message": f"invalid JSON body: {message}"}}
+
+
+def test_the_facts_a_query_reads_match_the_engines_for_every_ruleset_and_query(client):
+    from shared_rules import introspect
+
+    for info in shared_rules.list_rulesets():
+        for query in info["queries"]:
+            res = client.get(f"/api/rulesets/{info['id']}/queries/{query}/facts")
+            assert res.status_code == 200
+            assert res.get_json() == {"facts": sorted(introspect.facts_read(info["id"], query))}
+    assert "infraction" in client.get("/api/rulesets/dci-upg/queries/penalty/facts").get_json()["facts"]
+    assert client.get("/api/rulesets/wotf/queries/no_such_query/facts").get_json() == {"facts": []}
+    missing = client.get("/api/rulesets/chess/queries/penalty/facts")
+    assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "not_found"
