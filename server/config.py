@@ -5,6 +5,7 @@
 signs the organiser's session cookie; when unset, a random key is made once and kept in the
 instance folder (`secret_key`). `ORGANISER_PASSWORD` opens the organiser pages; when unset,
 the file `organiser_password` in the instance folder is read (the demo command writes one).
+`PUBLIC_URL` is the address phones use for join links and QR codes (see urls.py).
 """
 
 import os
@@ -35,6 +36,7 @@ class Config:
     CLOCK_MAX_AGE = 2  # seconds a clock response may be cached
     TRUST_PROXY = int(os.environ.get("TRUST_PROXY", "0"))  # X-Forwarded-* hops to trust
     PWA_DIST = os.environ.get("PWA_DIST")  # folder of the built judge app (default pwa/dist)
+    PUBLIC_URL = os.environ.get("PUBLIC_URL")  # e.g. https://judges.example.org (join links, QR codes)
     API_TITLE = "Judge's companion: organiser server"
     API_VERSION = "1"
     OPENAPI_VERSION = "3.0.3"

@@ -9,7 +9,7 @@ from functools import wraps
 import segno
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
-from . import timeutil
+from . import timeutil, urls
 from .auth import (
     attempt_allowed,
     check_organiser_password,
@@ -121,6 +121,7 @@ def event_page(slug):
     infractions, penalty_names = rule_names(event.ruleset)
     devices = device_rows(event)
     labels = {d["id"]: f"{d['name']} #{d['id']}" for d in devices}
+    join_url = urls.join_url(event.join_code)
     penalties = []
     for row in penalty_rows(event):
         issued = row["penalty"]
@@ -132,9 +133,10 @@ def event_page(slug):
             or "no penalty"})
     return render_template(
         "organiser/event.html", event=event, clock=clock, players=players, devices=devices,
-        penalties=penalties, join_url=_join_url(event), now_ms=now,
+        penalties=penalties, join_url=join_url, now_ms=now,
+        join_unreachable=urls.phones_cannot_reach(join_url), join_insecure=join_url.startswith("http:"),
         time_left=_time_left(clock["round"], now), ago=lambda ms: _ago(ms, now),
-        qr_svg=segno.make(_join_url(event), error="m").svg_inline(scale=4))
+        qr_svg=segno.make(join_url, error="m").svg_inline(scale=4))
 
 
 def _readable(rule_id: str) -> str:
@@ -207,10 +209,6 @@ def _form_number(key: str, kind, label: str):
         return kind(text)
     except ValueError:
         raise ApiError.bad_request(f"{label} must be a number, not {text!r}", key) from None
-
-
-def _join_url(event: Event) -> str:
-    return f"{request.url_root}#/join/{event.join_code}"
 
 
 @bp.post("/events/<slug>/round")
