@@ -169,16 +169,16 @@ def shoot(page, name: str, at: str | None = None, sizes=(PHONE, SMALL_PHONE)):
     page.set_viewport_size(original)
 
 
-def organiser_app(folder: Path, dist: Path):
+def organiser_app(folder: Path, dist: Path, **config):
     """The real organiser server (server.create_app) with a temporary SQLite database in
-    `folder`, serving the app build `dist` at `/`."""
+    `folder`, serving the app build `dist` at `/`; `config` adds settings."""
     server_pkg = pytest.importorskip("server")
     from server.extensions import db
 
     app = server_pkg.create_app({
         "TESTING": True, "SECRET_KEY": "browser-tests", "ORGANISER_PASSWORD": "browser-tests",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'judge.sqlite3'}",
-        "PWA_DIST": str(dist), "JOIN_RATE_LIMIT": (1000, 60),
+        "PWA_DIST": str(dist), "JOIN_RATE_LIMIT": (1000, 60), **config,
     })
     with app.app_context():
         db.create_all()
