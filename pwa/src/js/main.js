@@ -78,14 +78,17 @@ async function boot() {
   window.addEventListener("offline", renderStatus);
 
   const publicPage = location.hash.startsWith("#/event/");
+  // Python starts at once from the offline copy (in its worker, beside the screen: the clock
+  // never waits for it). On a first visit it starts once the offline copy is complete.
+  if (!publicPage && navigator.serviceWorker?.controller) startEngine();
   await loadOffset();
   app.rulesets = await appJSON("rules/index.json").catch(() => []);
   if (!publicPage) await openSession(await store.get("session"));
   window.addEventListener("hashchange", render);
   await render();
-  // Python starts right after the first screen is up (the clock never waits for it). The
-  // players' page needs neither Python nor the offline copy: a player's phone downloads only
-  // the page and the clock, unless this device already has the judge app installed.
+  // The offline copy is checked (or downloaded) once the first screen is up. The players'
+  // page needs neither Python nor the offline copy: a player's phone downloads only the page
+  // and the clock, unless this device already has the judge app installed.
   if (!publicPage || navigator.serviceWorker?.controller) registerServiceWorker();
 }
 
