@@ -34,7 +34,7 @@ import threading
 import time
 from pathlib import Path
 
-from pwa_load import ARGS, DIST, PHONE, ROOT, serve
+from pwa_load import ARGS, DIST, PHONE, ROOT, serve, start_local_round
 from shaped_link import ShapedLink
 
 SLOW_4G = {"down_bps": 1.6e6, "up_bps": 0.75e6, "rtt_ms": 150}
@@ -136,13 +136,7 @@ def restarts(pw, exe, url, runs, mode):
         page.goto(url + "/#/join")
         page.wait_for_selector("#offline[data-phase=ready]", timeout=120_000)
         page.wait_for_function("() => window.judge.state.snapshot_bytes > 0", timeout=60_000)
-        page.select_option("#standalone-ruleset", "wotf")
-        page.click("#standalone-btn")
-        page.wait_for_selector("main[data-screen=penalty]")
-        page.goto(url + "/#/clock")
-        page.fill("#local-minutes", "50")
-        page.click("form.row button[type=submit]")
-        page.wait_for_selector("#round-left[data-remaining-ms]")
+        start_local_round(page, url)
         ctx.close()
         for _ in range(runs):
             ctx = pw.chromium.launch_persistent_context(profile, executable_path=exe, args=ARGS, headless=True,

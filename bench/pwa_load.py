@@ -125,6 +125,18 @@ def precached(folder: Path):
     return json.loads((folder / "precache.json").read_text())["files"]
 
 
+def start_local_round(page, url: str) -> None:
+    """A standalone event with a local 50-minute round, so the clock screen has something to
+    show after a restart."""
+    page.select_option("#standalone-ruleset", "wotf")
+    page.click("#standalone-btn")
+    page.wait_for_selector("main[data-screen=penalty]")
+    page.goto(url + "/#/clock")
+    page.fill("#local-minutes", "50")
+    page.click("form.row button[type=submit]")
+    page.wait_for_selector("#round-left[data-remaining-ms]")
+
+
 def mib(n: int) -> str:
     return f"{n / 1048576:.2f} MiB"
 
@@ -168,13 +180,7 @@ def main() -> None:
             accepted = sorted(httpd.counter.accepted)
             page.wait_for_function("() => window.judge.state.snapshot_bytes > 0", timeout=60_000)
             snapshot_bytes = page.evaluate("() => window.judge.state.snapshot_bytes")
-            page.select_option("#standalone-ruleset", "wotf")
-            page.click("#standalone-btn")
-            page.wait_for_selector("main[data-screen=penalty]")
-            page.goto(url + "/#/clock")
-            page.fill("#local-minutes", "50")
-            page.click("form.row button[type=submit]")
-            page.wait_for_selector("#round-left[data-remaining-ms]")
+            start_local_round(page, url)
             ctx.close()
 
             for _ in range(args.runs):
