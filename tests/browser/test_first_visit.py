@@ -112,6 +112,9 @@ def test_first_visit_survives_a_dropped_network_and_answers_from_the_server_mean
             page.wait_for_selector("#offline[data-phase=paused]")
             assert "when the network returns" in page.text_content("#offline-note")
             assert page.is_visible("#offline-note")
+            # A look-up now waits for the phone's engine and says why.
+            page.click("#pen-decide")
+            page.wait_for_selector("#pen-answer >> text=Python is not downloaded yet")
 
             # The network returns: the same page resumes and ends ready offline.
             ctx.set_offline(False)
@@ -120,6 +123,9 @@ def test_first_visit_survives_a_dropped_network_and_answers_from_the_server_mean
             assert page.is_hidden("#offline-note")
             assert page.evaluate("() => window.__samePage") is True
             wait_python(page)
+            page.wait_for_selector("#pen-card")  # the waiting look-up, answered by the phone
+            assert page.locator("#pen-card [data-answered-by]").count() == 0
+            assert page.get_attribute("#pen-penalty", "data-penalty") == card["penalty"]
 
             # No file came twice; every file came once (index.html as the page itself).
             full = Counter({("/index.html" if p == "/" else p): n for p, n in gate.full.items()})
