@@ -3,7 +3,10 @@
 Measures:
 - bytes downloaded on a first visit, counted at the organiser server (which sends the Brotli
   or gzip copies the build writes, as the browser accepts), each file's share, the encodings
-  the browser accepted and got, and any file sent twice; the precached files' full size;
+  the browser accepted and got, and any file sent twice; the precached files' full size.
+  The server is at http://127.0.0.1, a secure context like any https:// address, where
+  Chromium accepts Brotli; on a plain http:// address elsewhere it asks for gzip only (and
+  cannot keep the app offline there at all);
 - after a browser restart (same profile, everything from the service-worker cache, Python
   restored from its memory snapshot), median of several runs: first contentful paint, the
   round clock visible, Python ready, and the first engine answer (all milliseconds from

@@ -19,8 +19,8 @@ let rejectReady;
 export const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej; });
 // The last start's time on this phone, to say how long the next one should take.
 const LAST_START = "judge-engine-start-ms";
-// A phone that never started Python: a plain start (no snapshot yet) at 4x CPU throttling
-// takes about this long (bench/phone_profile.py).
+// A phone that never started Python: a plain start (no snapshot yet) takes ~2 s on a desktop
+// CPU (window.judge.state.ms), so about 8 s on a phone four times slower.
 const FIRST_START_MS = 8000;
 // ready, failed (message), ms (start time), from ("fresh" | "snapshot"), started_ms (when the
 // worker was made, performance.now()), expected_ms (how long a start should take here),

@@ -27,6 +27,8 @@ const inFlight = new Map(); // absolute URL -> bytes received so far (service wo
 let failures = 0;
 let retryTimer = null;
 let checking = null;
+let engineWithoutCopy = null; // startOffline's onUnavailable
+const followed = new WeakSet();
 
 function set(fields) {
   const before = JSON.stringify(offline);
@@ -48,7 +50,7 @@ function cacheKey(file, base) {
 /** Compare the Cache Storage with precache.json; "ready" only when everything is there and
  * the service worker is activated. */
 async function check() {
-  if (!list) return;
+  if (!list || offline.phase === "unavailable") return;
   const reg = await navigator.serviceWorker.getRegistration();
   const base = scope(reg);
   const name = `${list.cache}-${base}`;
@@ -86,6 +88,21 @@ function checkSoon() {
   return checking;
 }
 
+/** This browser keeps nothing offline here: say why, and start Python from the network. */
+function unavailable(reason) {
+  clearTimeout(retryTimer);
+  set({ phase: "unavailable", reason, retryAt: null });
+  engineWithoutCopy?.();
+}
+
+/** Registering failed: a browser that refuses service workers here (a private window,
+ * storage turned off) will not change its mind; anything else is the network. */
+function registerFailed(err) {
+  if (["SecurityError", "NotSupportedError"].includes(err?.name)) {
+    unavailable(`this browser refuses it here (${err.message || err.name}); a private window does`);
+  } else stopped(String(err?.message || err));
+}
+
 /** The download stopped: say why, and try again when the network returns (or on a timer). */
 function stopped(reason) {
   clearTimeout(retryTimer);
@@ -100,6 +117,8 @@ function stopped(reason) {
 }
 
 function follow(reg) {
+  if (followed.has(reg)) return;
+  followed.add(reg);
   const watch = (worker) => {
     if (!worker) return;
     worker.addEventListener("statechange", () => {
@@ -123,7 +142,7 @@ export async function retry() {
     follow(reg);
     if (!reg.installing && !reg.waiting && !reg.active) await reg.update();
   } catch (err) {
-    stopped(String(err?.message || err));
+    registerFailed(err);
   }
   checkSoon();
 }
@@ -143,9 +162,9 @@ function onMessage({ data }) {
  * `onUnavailable` when there is no service worker here. `onUpdate(apply)` when a new
  * version waits behind the one running (apply() switches and reloads). */
 export async function startOffline({ onControlled, onUnavailable, onUpdate }) {
+  engineWithoutCopy = onUnavailable;
   if (!("serviceWorker" in navigator) || !window.isSecureContext) {
-    set({ phase: "unavailable", reason: "this address is not https://" });
-    onUnavailable();
+    unavailable("browsers keep apps offline only from https:// addresses; ask the organiser for the https:// one");
     return;
   }
   set({ phase: "checking" });
@@ -176,7 +195,7 @@ export async function startOffline({ onControlled, onUnavailable, onUpdate }) {
     list = await fetch(LIST).then((r) => r.json());
     follow(await wb.register());
   } catch (err) {
-    stopped(String(err?.message || err));
+    registerFailed(err);
   }
   await checkSoon();
 }

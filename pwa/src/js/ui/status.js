@@ -74,8 +74,7 @@ function offlineNote() {
       return `The download of the offline copy stopped (${offline.reason}); ${held}. It tries again at `
         + `${new Date(offline.retryAt).toLocaleTimeString()}, keeping what it has.`;
     case "unavailable":
-      return "This app cannot be kept for offline use here: browsers allow that only on https:// addresses. "
-        + "It works while the phone is online; ask the organiser for the https:// address.";
+      return `This app cannot be kept for offline use here: ${offline.reason}. It works while the phone is online.`;
     default:
       return null;
   }
