@@ -8,7 +8,7 @@ import { loadOffset } from "./servertime.js";
 import { keepFresh, loadClock, refreshClock } from "./clockdata.js";
 import { startSync, syncNow, syncState, stopSync } from "./sync.js";
 import { api } from "./api.js";
-import { route, render } from "./router.js";
+import { preloadScreen, route, render } from "./router.js";
 import { renderStatus } from "./ui/status.js";
 
 performance.mark("app-start");
@@ -78,17 +78,18 @@ async function boot() {
   window.addEventListener("offline", renderStatus);
 
   const publicPage = location.hash.startsWith("#/event/");
-  // Python starts at once from the offline copy (in its worker, beside the screen: the clock
-  // never waits for it). On a first visit it starts once the offline copy is complete.
-  if (!publicPage && navigator.serviceWorker?.controller) startEngine();
-  await loadOffset();
-  app.rulesets = await appJSON("rules/index.json").catch(() => []);
-  if (!publicPage) await openSession(await store.get("session"));
+  preloadScreen();
+  const [, rulesets, session] = await Promise.all([
+    loadOffset(), appJSON("rules/index.json").catch(() => []), publicPage ? null : store.get("session")]);
+  app.rulesets = rulesets;
+  if (!publicPage) await openSession(session);
   window.addEventListener("hashchange", render);
   await render();
-  // The offline copy is checked (or downloaded) once the first screen is up. The players'
-  // page needs neither Python nor the offline copy: a player's phone downloads only the page
-  // and the clock, unless this device already has the judge app installed.
+  // Python starts right after the first screen is up (the clock never waits for it: on a
+  // phone with few cores, starting it earlier slows the clock), from the offline copy; on a
+  // first visit, once that copy is complete. The players' page needs neither Python nor the
+  // offline copy: a player's phone downloads only the page and the clock, unless this device
+  // already has the judge app installed.
   if (!publicPage || navigator.serviceWorker?.controller) registerServiceWorker();
 }
 
