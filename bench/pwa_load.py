@@ -1,9 +1,12 @@
 """Judge app load benchmark in headless Chromium (Debian's), printing tables.
 
 Measures:
-- bytes downloaded on a first visit (counted at the organiser server, which sends the gzip
-  copies the build writes) and bytes precached by the service worker (raw and gzip -6), with
-  the largest files;
+- bytes downloaded on a first visit, counted at the organiser server (which sends the Brotli
+  or gzip copies the build writes, as the browser accepts), each file's share, the encodings
+  the browser accepted and got, and any file sent twice; the precached files' full size.
+  The server is at http://127.0.0.1, a secure context like any https:// address, where
+  Chromium accepts Brotli; on a plain http:// address elsewhere it asks for gzip only (and
+  cannot keep the app offline there at all);
 - after a browser restart (same profile, everything from the service-worker cache, Python
   restored from its memory snapshot), median of several runs: first contentful paint, the
   round clock visible, Python ready, and the first engine answer (all milliseconds from
@@ -17,7 +20,8 @@ Usage: python bench/pwa_load.py [--runs 5] [--calls 500]
 from __future__ import annotations
 
 import argparse
-import gzip
+import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -49,16 +53,39 @@ FIRST_ANSWER = """async (request) => {
 
 
 class CountingApp:
-    """WSGI wrapper counting the response body bytes the server sends (compressed or not)."""
+    """WSGI wrapper counting the response body bytes the server sends (compressed or not):
+    in all, and per path (bytes, times sent with status 200, Content-Encoding); and the
+    Accept-Encoding headers browsers sent."""
 
     def __init__(self, app):
         self.app = app
         self.bytes_sent = 0
+        self.paths: dict[str, dict] = {}
+        self.accepted: set[str] = set()
 
     def __call__(self, environ, start_response):
-        for chunk in self.app(environ, start_response):
-            self.bytes_sent += len(chunk)
+        path = environ["PATH_INFO"]
+        self.accepted.add(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        sent = {}
+
+        def note(status, headers, *rest):
+            sent["status"], sent["encoding"] = status, dict(headers).get("Content-Encoding")
+            return start_response(status, headers, *rest)
+
+        size = 0
+        for chunk in self.app(environ, note):
+            size += len(chunk)
             yield chunk
+        self.bytes_sent += size
+        row = self.paths.setdefault(path, {"bytes": 0, "full": 0, "encoding": None})
+        row["bytes"] += size
+        if sent.get("status", "").startswith("200"):
+            row["full"] += 1
+            row["encoding"] = sent.get("encoding")
+
+    def reset(self):
+        self.paths.clear()
+        self.accepted.clear()
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -97,14 +124,20 @@ def serve(folder: Path):
 
 
 def precached(folder: Path):
-    """[(path, raw bytes, gzip bytes)] of the files the service worker precaches."""
-    rows = []
-    for f in sorted(folder.rglob("*")):
-        if f.is_file() and f.name != "sw.js" and f.suffix != ".gz":
-            data = f.read_bytes()
-            rows.append((f.relative_to(folder).as_posix(), len(data),
-                         len(gzip.compress(data, compresslevel=6))))
-    return rows
+    """The build's precache list: [{"url", "revision", "bytes", "wire"}]."""
+    return json.loads((folder / "precache.json").read_text())["files"]
+
+
+def start_local_round(page, url: str) -> None:
+    """A standalone event with a local 50-minute round, so the clock screen has something to
+    show after a restart."""
+    page.select_option("#standalone-ruleset", "wotf")
+    page.click("#standalone-btn")
+    page.wait_for_selector("main[data-screen=penalty]")
+    page.goto(url + "/#/clock")
+    page.fill("#local-minutes", "50")
+    page.click("form.row button[type=submit]")
+    page.wait_for_selector("#round-left[data-remaining-ms]")
 
 
 def mib(n: int) -> str:
@@ -144,16 +177,13 @@ def main() -> None:
             page.wait_for_function("() => navigator.serviceWorker.controller !== null",
                                    timeout=120_000)
             page.evaluate("() => window.judge.ready")
+            page.wait_for_selector("#offline[data-phase=ready]")
             first_visit = httpd.bytes_sent
+            first_files = {p: dict(row) for p, row in httpd.counter.paths.items()}
+            accepted = sorted(httpd.counter.accepted)
             page.wait_for_function("() => window.judge.state.snapshot_bytes > 0", timeout=60_000)
             snapshot_bytes = page.evaluate("() => window.judge.state.snapshot_bytes")
-            page.select_option("#standalone-ruleset", "wotf")
-            page.click("#standalone-btn")
-            page.wait_for_selector("main[data-screen=penalty]")
-            page.goto(url + "/#/clock")
-            page.fill("#local-minutes", "50")
-            page.click("form.row button[type=submit]")
-            page.wait_for_selector("#round-left[data-remaining-ms]")
+            start_local_round(page, url)
             ctx.close()
 
             for _ in range(args.runs):
@@ -184,23 +214,30 @@ def main() -> None:
         httpd.shutdown()
         shutil.rmtree(profile, ignore_errors=True)
 
-    rows = precached(DIST)
-    raw = sum(r[1] for r in rows)
-    gz = sum(r[2] for r in rows)
-    print("## Bytes")
+    files = precached(DIST)
+    heap_limit = json.loads((DIST / "version.json").read_text())["snapshot_heap_limit"]
+    twice = sorted(p for p, row in first_files.items() if row["full"] > 1 and not p.startswith("/api/"))
+    print(f"## Bytes (load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
+          "other work may share the machine)")
     print("| what | bytes |")
     print("|---|---|")
-    print(f"| first visit, downloaded (all requests) | {mib(first_visit)} |")
-    print(f"| precached, raw ({len(rows)} files) | {mib(raw)} |")
-    print(f"| precached, gzip -6 | {mib(gz)} |")
+    print(f"| first visit, downloaded (all requests, until ready offline) | {mib(first_visit)} |")
+    print(f"| files sent twice on the first visit | {', '.join(twice) or 'none'} |")
+    print(f"| precached ({len(files) + 1} files), full size | {mib(sum(f['bytes'] for f in files))} |")
+    print(f"| precached, Brotli copies where there are | {mib(sum(f['wire'] for f in files))} |")
     print(f"| downloaded on a restart (median) | "
           f"{statistics.median(r['bytes'] for r in runs) / 1024:.1f} KiB |")
     print(f"| interpreter memory snapshot kept in IndexedDB | {mib(snapshot_bytes)} |")
+    print(f"| heap the runtime can restore (its initial memory) | {mib(heap_limit)} |")
     print()
-    print("| largest files | raw | gzip |")
-    print("|---|---|---|")
-    for path, r, g in sorted(rows, key=lambda x: -x[1])[:6]:
-        print(f"| {path} | {mib(r)} | {mib(g)} |")
+    print(f"Accept-Encoding sent by the browser: {' / '.join(accepted)}")
+    print()
+    print("| first visit, file | sent | share | encoding |")
+    print("|---|---|---|---|")
+    for path, row in sorted(first_files.items(), key=lambda x: -x[1]["bytes"]):
+        if row["bytes"]:
+            print(f"| {path} | {row['bytes'] / 1024:.1f} KiB | {100 * row['bytes'] / first_visit:.1f} % | "
+                  f"{row['encoding'] or 'none'} |")
     print()
     started = sorted({r["from"] for r in runs})
     print(f"## After a browser restart, from the service-worker cache "

@@ -1,7 +1,9 @@
 // Builds the judge app into dist/: copies the app sources, the self-hosted Python runtime
 // (npm `pyodide`), the two small browser libraries, the rule JSON and a zip of the
 // `shared_rules` package (the same .py and .json files the server runs), the icons (pwa/src/icons),
-// then lets Workbox write a service worker that precaches all of it.
+// the standard library trimmed to what the engine imports (build/stdlib.mjs), Brotli and gzip
+// copies (build/compress.mjs), then the service worker that precaches all of it
+// (build/service-worker.mjs).
 // Rulesets come from the package and from each folder named in SHARED_RULES_PATH (separated by
 // the platform's path separator, each laid out like the package: rulesets/<id>.json), as the
 // engine finds them; in the app they all sit in the engine zip's shared_rules/rulesets/.
@@ -10,9 +12,11 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import zlib from "node:zlib";
 import { zipSync } from "fflate";
-import { generateSW } from "workbox-build";
+import { compressCopies } from "./build/compress.mjs";
+import { writeServiceWorker } from "./build/service-worker.mjs";
+import { trimStdlib } from "./build/stdlib.mjs";
+import { initialMemoryBytes } from "./build/wasm-memory.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -20,12 +24,13 @@ const outArg = process.argv.indexOf("--out");
 const dist = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(here, "dist");
 const modules = path.join(here, "node_modules");
 const rulesPkg = path.join(root, "shared_rules");
+const cacheDir = path.join(here, ".cache", "compressed");
 
-// The runtime files Pyodide fetches at start; the rest of the npm package is not needed.
+// The runtime files Pyodide fetches at start; the rest of the npm package is not needed. The
+// standard library is trimmed, and the lock file keeps its header only: the engine loads no
+// package, and the list of every package Pyodide offers weighs 119 KB.
 const ZIP_DATE = new Date("2000-01-01T00:00:00Z");
-const PYODIDE_FILES = [
-  "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
-];
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"];
 
 function copyDir(from, to) {
   fs.mkdirSync(to, { recursive: true });
@@ -83,6 +88,9 @@ async function build() {
   const py = path.join(dist, "pyodide");
   fs.mkdirSync(py, { recursive: true });
   for (const name of PYODIDE_FILES) fs.copyFileSync(path.join(modules, "pyodide", name), path.join(py, name));
+  const stdlib = trimStdlib(path.join(modules, "pyodide", "python_stdlib.zip"), path.join(py, "python_stdlib.zip"));
+  const lock = readJSON(path.join(modules, "pyodide", "pyodide-lock.json"));
+  fs.writeFileSync(path.join(py, "pyodide-lock.json"), JSON.stringify({ info: lock.info, packages: {} }));
 
   // The engine package, packed for pyodide.unpackArchive (it lands on sys.path), with every
   // ruleset found (rulesets of other folders join the package's own).
@@ -91,10 +99,11 @@ async function build() {
     && !f.startsWith("rulesets/") && !f.startsWith("cases/"));
   const entries = pkgFiles.map((f) => [`shared_rules/${f}`, path.join(rulesPkg, f)]);
   for (const [id, file] of Object.entries(rulesets)) entries.push([`shared_rules/rulesets/${id}.json`, file]);
-  // A fixed date keeps the archive's bytes the same from build to build.
+  // A fixed date keeps the archive's bytes the same from build to build; stored, not
+  // deflated, as the server's Brotli copy packs the whole archive better.
   const zip = zipSync(Object.fromEntries(entries.map(([name, file]) => [
     name, [fs.readFileSync(file), { mtime: ZIP_DATE }],
-  ])), { level: 9 });
+  ])), { level: 0 });
   const engineDir = path.join(dist, "engine");
   fs.mkdirSync(engineDir, { recursive: true });
   fs.writeFileSync(path.join(engineDir, "shared_rules.zip"), zip);
@@ -119,44 +128,22 @@ async function build() {
   fs.copyFileSync(path.join(rulesPkg, "queries.json"), path.join(rulesDir, "queries.json"));
 
 
-  // The build's version: a hash of every file the service worker will precache.
+  // The build's version: a hash of every file the service worker will precache. A memory
+  // snapshot of the interpreter can be restored only while its heap fits the runtime's
+  // initial memory (build/wasm-memory.mjs); the worker checks before keeping one.
   const hash = createHash("sha256");
   for (const f of walk(dist)) hash.update(f).update(fs.readFileSync(path.join(dist, f)));
   const version = hash.digest("hex").slice(0, 12);
-  fs.writeFileSync(path.join(dist, "version.json"), JSON.stringify({ version }));
+  const snapshotHeapLimit = initialMemoryBytes(path.join(py, "pyodide.asm.wasm"));
+  fs.writeFileSync(path.join(dist, "version.json"), JSON.stringify({ version, snapshot_heap_limit: snapshotHeapLimit }));
 
-  const { count, size, warnings } = await generateSW({
-    swDest: path.join(dist, "sw.js"),
-    globDirectory: dist,
-    globPatterns: ["**/*.{html,js,mjs,css,json,wasm,zip,png,svg,webmanifest}"],
-    globIgnores: ["sw.js"],
-    maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
-    inlineWorkboxRuntime: true,
-    cacheId: "judge-companion",
-    cleanupOutdatedCaches: true,
-    clientsClaim: true,
-    skipWaiting: false,
-    sourcemap: false,
-    mode: "production",
-  });
-  for (const w of warnings) console.warn(w);
-
-  // Gzip copies beside the files worth compressing (the server's WhiteNoise sends them to
-  // browsers that accept gzip); written after the service worker so they are not precached.
-  let raw = 0;
-  let packed = 0;
-  for (const f of walk(dist)) {
-    if (!/\.(html|js|mjs|css|json|wasm|svg|webmanifest)$/.test(f)) continue;
-    const bytes = fs.readFileSync(path.join(dist, f));
-    const gz = zlib.gzipSync(bytes, { level: 9 });
-    if (bytes.length < 1024 || gz.length > 0.9 * bytes.length) continue;
-    fs.writeFileSync(path.join(dist, `${f}.gz`), gz);
-    raw += bytes.length;
-    packed += gz.length;
-  }
-  console.log(`gzip copies: ${(raw / 1048576).toFixed(1)} MiB -> ${(packed / 1048576).toFixed(1)} MiB`);
-  console.log(`built ${path.relative(root, dist) || dist}: version ${version}, `
-    + `${count} files precached (${(size / 1048576).toFixed(1)} MiB), engine zip ${entries.length} files`);
+  const sizes = compressCopies(dist, walk(dist), cacheDir);
+  const precached = await writeServiceWorker(dist, sizes);
+  compressCopies(dist, ["sw.js", "precache.json"], cacheDir);
+  const mib = (n) => `${(n / 1048576).toFixed(2)} MiB`;
+  console.log(`built ${path.relative(root, dist) || dist}: version ${version}, ${precached.count} files precached `
+    + `(${mib(precached.bytes)}; ${mib(precached.wire)} on the wire), engine zip ${entries.length} files, `
+    + `standard library ${stdlib.modules} modules (${mib(stdlib.bytes)})`);
 }
 
 build().catch((err) => {

@@ -14,6 +14,7 @@ from .config import Config, database_url
 from .errors import register_error_handlers
 from .extensions import api, db, migrate
 from .fields import clean_text
+from .urls import check_public_url
 
 MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
 
@@ -36,6 +37,7 @@ def create_app(config: dict | None = None, instance_path: str | None = None) -> 
         options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
         options.pop("pool_pre_ping", None)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    app.config["PUBLIC_URL"] = check_public_url(app.config.get("PUBLIC_URL"))
     _organiser_password_from_instance(app)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(app)

@@ -16,7 +16,7 @@ from .extensions import db
 from .http_cache import cached_json, etag_of
 from .jsonbody import Blueprint
 from .models import Device, Event
-from .schemas import ClockOut, EvaluateIn, JoinIn, JoinOut, RulesetOut, TimeOut
+from .schemas import ClockOut, EngineIn, EngineOut, EvaluateIn, JoinIn, JoinOut, RulesetOut, TimeOut
 
 bp = Blueprint("public", __name__, url_prefix="/api", description="Public endpoints")
 
@@ -66,6 +66,23 @@ def evaluate(body, ruleset_id):
     except rules.RuleError as err:
         raise ApiError.bad_request(str(err), err.field) from None
     return jsonify(answer)
+
+
+@bp.post("/engine/<action>")
+@bp.arguments(EngineIn)
+@bp.response(200, EngineOut)
+@documented_errors(bp, 400, 404, 413)
+def engine_action(body, action):
+    """`{"result": ...}`: one of the judge app's engine actions (shared_rules.worker:
+    `evaluate`, `facts_read`, `history`, `penalty_payload`), run here exactly as the app's
+    worker runs it; the app asks here while its own Python loads. The body is the action's
+    request object. Unknown action → 404; an engine error → 400 with its message and field."""
+    if action not in rules.ENGINE_ACTIONS:
+        raise ApiError.not_found(f"engine action {action!r}")
+    reply = rules.engine_action(action, body)
+    if "error" in reply:
+        raise ApiError.bad_request(reply["error"]["message"], reply["error"].get("field"))
+    return reply
 
 
 @bp.get("/events/<slug>/clock")

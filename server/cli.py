@@ -14,6 +14,7 @@ from .events import create_event, export_json, get_event, import_pairings, impor
 from .extensions import db
 from .models import Event
 from .rules import rulesets
+from .urls import join_url, phones_cannot_reach
 
 DEMO_PLAYERS = ["Ada Brook", "Ben Carter", "Chloe Diaz", "Dev Evans", "Ella Fox", "Finn Gray",
                 "Gina Hale", "Hugo Ives"]
@@ -58,14 +59,19 @@ def register_commands(app: Flask) -> None:
     @click.option("--port", default=5000, show_default=True)
     def demo(serve, host, port):
         """Migrate the database and load one demo event per ruleset (players and round 1's
-        tables); print each event's join code and URLs and the organiser password."""
+        tables); print each event's join code and links (at PUBLIC_URL when set) and the
+        organiser password."""
         app = current_app._get_current_object()
         upgrade(directory=app.extensions["migrate"].directory)
         password = ensure_organiser_password(app)
-        base = f"http://{host}:{port}"
+        base = app.config["PUBLIC_URL"] or f"http://{host}:{port}"
         for event in demo_events():
-            click.echo(f"{event.name}\n  join code {event.join_code}   players' page "
-                       f"{base}/#/event/{event.slug}   organiser {base}/organiser/events/{event.slug}")
+            click.echo(f"{event.name}\n  join code {event.join_code}   join link {join_url(event.join_code, base)}\n"
+                       f"  players' page {base}/#/event/{event.slug}   organiser {base}/organiser/events/{event.slug}")
+        if phones_cannot_reach(base):
+            click.echo("Phones cannot open these links: they name this computer only. Serve on the network "
+                       "(--host 0.0.0.0) and set PUBLIC_URL to the address phones use, e.g. "
+                       "PUBLIC_URL=https://judges.example.org (see the README, \"Running it at a venue\").")
         click.echo(f"Organiser pages: {base}/organiser/  password: {password}")
         if serve:
             # app.run() refuses to block inside a flask command; serve with werkzeug directly

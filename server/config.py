@@ -9,6 +9,7 @@ a login lasts `ORGANISER_SESSION_HOURS` (12). `RATELIMIT_STORAGE_URI` says where
 join and login attempts are counted (`memory://` by default; Redis or Memcached where
 several processes serve); `TRUST_PROXY` is the number of proxies in front whose
 X-Forwarded-For/-Proto/-Host are believed (0: none).
+`PUBLIC_URL` is the address phones use for join links and QR codes (see urls.py).
 """
 
 import os
@@ -51,6 +52,7 @@ class Config:
     CLOCK_MAX_AGE = 2  # seconds a clock response may be cached
     TRUST_PROXY = int(os.environ.get("TRUST_PROXY", "0"))  # X-Forwarded-* hops to trust
     PWA_DIST = os.environ.get("PWA_DIST")  # folder of the built judge app (default pwa/dist)
+    PUBLIC_URL = os.environ.get("PUBLIC_URL")  # e.g. https://judges.example.org (join links, QR codes)
     API_TITLE = "Judge's companion: organiser server"
     API_VERSION = "1"
     OPENAPI_VERSION = "3.0.3"

@@ -10,7 +10,7 @@ import segno
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
-from . import timeutil
+from . import timeutil, urls
 from .auth import (
     check_organiser_password,
     csrf_token,
@@ -150,13 +150,15 @@ def event_page(slug):
     players = {p.id: p.name for p in event.players}
     devices = device_rows(event)
     labels = {d["id"]: f"{d['name']} #{d['id']}" for d in devices}
+    join_url = urls.join_url(event.join_code)
     penalties = [{**row, "device": labels.get(row["device_id"], row["device"])}
                  for row in penalty_rows(event)]
     return render_template(
         "organiser/event.html", event=event, clock=clock, players=players, devices=devices, stages=STAGES,
-        penalties=penalties, unreadable=unreadable_records(event), join_url=_join_url(event), now_ms=now,
+        penalties=penalties, unreadable=unreadable_records(event), join_url=join_url, now_ms=now,
+        join_unreachable=urls.phones_cannot_reach(join_url), join_insecure=join_url.startswith("http:"),
         time_left=_time_left(clock["round"], now), ago=lambda ms: _ago(ms, now),
-        qr_svg=segno.make(_join_url(event), error="m").svg_inline(scale=4))
+        qr_svg=segno.make(join_url, error="m").svg_inline(scale=4))
 
 
 def device_rows(event: Event) -> list[dict]:
@@ -219,10 +221,6 @@ def _form_number(key: str, kind, label: str, low: int | None = None, high: int |
         return kind(text[:40])
     except ValueError:
         raise ApiError.bad_request(f"{label} must be a number, not {text[:40]!r}", key) from None
-
-
-def _join_url(event: Event) -> str:
-    return f"{request.url_root}#/join/{event.join_code}"
 
 
 @bp.post("/events/<slug>/round")

@@ -5,14 +5,15 @@ files with an ETag. Each file is read once per process.
 """
 
 import hashlib
+import json
 from functools import cache
 from pathlib import Path
 
 import shared_rules
-from shared_rules import RuleError
+from shared_rules import RuleError, worker
 
-__all__ = ["RuleError", "check_event_settings", "evaluate", "levels", "load_ruleset", "penalty_ids", "ruleset_file",
-           "ruleset_ids", "rulesets"]
+__all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "engine_action", "evaluate", "levels", "load_ruleset",
+           "penalty_ids", "ruleset_file", "ruleset_ids", "rulesets"]
 
 
 def ruleset_file(ruleset_id: str) -> tuple[bytes, str]:
@@ -65,3 +66,12 @@ def check_event_settings(ruleset_id: str, settings: dict) -> dict:
 def evaluate(request: dict) -> dict:
     """The engine's answer to `{"ruleset", "query", "event", "facts"}`; raises RuleError."""
     return shared_rules.evaluate(request)
+
+
+ENGINE_ACTIONS = frozenset(worker.ACTIONS)
+
+
+def engine_action(action: str, request: dict) -> dict:
+    """One of the app worker's engine actions (shared_rules.worker.handle), run here:
+    `{"result": ...}` or `{"error": {"message", "field", "allowed"}}`."""
+    return json.loads(worker.handle(action, json.dumps(request)))

@@ -1,7 +1,7 @@
 """marshmallow schemas of the API's request and response bodies (they also make the
 OpenAPI document at /api/openapi.json). Record payloads are in records.py."""
 
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from .fields import MAX_BIGINT, Int, Text
 from .models import ROLES
@@ -32,6 +32,17 @@ class EvaluateIn(Schema):
     query = fields.String(required=True)
     event = fields.Dict(load_default=dict)
     facts = fields.Dict(load_default=dict)
+
+
+class EngineIn(Schema):
+    """An engine action's request object, as the app's worker takes it (shared_rules.worker)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+class EngineOut(Schema):
+    result = fields.Raw(required=True, metadata={"description": "the action's result"})
 
 
 class EventOut(Schema):

@@ -169,34 +169,49 @@ def shoot(page, name: str, at: str | None = None, sizes=(PHONE, SMALL_PHONE)):
     page.set_viewport_size(original)
 
 
-@pytest.fixture(scope="session")
-def flask_server(dist, tmp_path_factory):
-    """The real organiser server (server.create_app) on a free port with a temporary SQLite
-    database, serving the app build at `/`. Yields an object with `url`, `app` and helpers
-    to make an event and run its rounds."""
+def organiser_app(folder: Path, dist: Path, **config):
+    """The real organiser server (server.create_app) with a temporary SQLite database in
+    `folder`, serving the app build `dist` at `/`; `config` adds settings."""
     server_pkg = pytest.importorskip("server")
-    from werkzeug.serving import make_server
-
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-
     from server.extensions import db
 
-    folder = tmp_path_factory.mktemp("server")
     app = server_pkg.create_app({
         "TESTING": True, "SECRET_KEY": "browser-tests", "ORGANISER_PASSWORD": "browser-tests",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'judge.sqlite3'}",
-        "PWA_DIST": str(dist), "JOIN_LIMITS": "1000 per minute",
+        "PWA_DIST": str(dist), "JOIN_LIMITS": "1000 per minute", **config,
     })
     with app.app_context():
         db.create_all()
-    port = free_port()
-    httpd = make_server("127.0.0.1", port, app, threaded=True)
+    return app
+
+
+@contextlib.contextmanager
+def serving(app, wsgi=None):
+    """Serve `app` (through `wsgi`, a wrapper of it, when given) on a free port; yields an
+    EventServer."""
+    from werkzeug.serving import make_server
+
+    from server.extensions import db
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    httpd = make_server("127.0.0.1", free_port(), wsgi or app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield EventServer(app, f"http://127.0.0.1:{port}")
-    httpd.shutdown()
-    with app.app_context(), contextlib.suppress(Exception):
-        db.engine.dispose()
+    try:
+        yield EventServer(app, f"http://127.0.0.1:{httpd.server_port}")
+    finally:
+        httpd.shutdown()
+        with app.app_context(), contextlib.suppress(Exception):
+            db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def flask_server(dist, tmp_path_factory):
+    """The real organiser server on a free port with a temporary SQLite database, serving the
+    app build at `/`. Yields an object with `url`, `app` and helpers to make an event and run
+    its rounds."""
+    with serving(organiser_app(tmp_path_factory.mktemp("server"), dist)) as server:
+        yield server
 
 
 class EventServer:

@@ -141,6 +141,19 @@ def test_the_gzip_copy_goes_to_browsers_that_accept_it(tmp_path, request, dist):
         assert res.headers.get("Content-Encoding") is None and res.get_data() == body
 
 
+def test_the_brotli_copy_goes_to_browsers_that_accept_it_and_gzip_to_the_others(tmp_path, request, dist):
+    body = b"export const y = 2;\n" * 400
+    (dist / "assets" / "big.mjs").write_bytes(body)
+    (dist / "assets" / "big.mjs.gz").write_bytes(gzip.compress(body))
+    packed = b"the build's Brotli copy"  # WhiteNoise sends it as it is; the browser decodes it
+    (dist / "assets" / "big.mjs.br").write_bytes(packed)
+    client = make_app("sqlite", tmp_path, request, PWA_DIST=str(dist)).test_client()
+    with client.get("/assets/big.mjs", headers={"Accept-Encoding": "gzip, deflate, br, zstd"}) as res:
+        assert (res.headers.get("Content-Encoding"), res.get_data()) == ("br", packed)
+    with client.get("/assets/big.mjs", headers={"Accept-Encoding": "gzip, deflate"}) as res:
+        assert res.headers.get("Content-Encoding") == "gzip" and gzip.decompress(res.get_data()) == body
+
+
 def test_without_a_build_the_root_says_so(tmp_path, request):
     client = make_app("sqlite", tmp_path, request, PWA_DIST=str(tmp_path / "none")).test_client()
     assert b"not built" in client.get("/").data

@@ -93,3 +93,29 @@ def test_evaluate_refuses_a_too_deep_or_non_finite_body_with_400(client, facts, 
     assert res.status_code == 400
     assert res.get_json() == {"error": {"code": "bad_request",
                                         "message": f"invalid JSON body: {message}"}}
+
+
+def test_every_engine_action_of_the_app_answers_here_as_the_apps_worker_does(client):
+    import json
+
+    from shared_rules import worker
+
+    requests = [("facts_read", {"ruleset": info["id"], "query": query})
+                for info in shared_rules.list_rulesets() for query in info["queries"]]
+    requests += [
+        ("evaluate", {"ruleset": "dci-upg", "query": "penalty", "event": {"level": "competitive"},
+                      "facts": {"infraction": "slow_play"}}),
+        ("history", {"ruleset": "dci-upg", "player": 7, "records": [
+            {"id": "a", "type": "penalty", "created_ms": 1, "seq": 1,
+             "payload": {"player": 7, "infraction": "slow_play", "penalty": "warning"}}]}),
+    ]
+    for action, request in requests:
+        res = client.post(f"/api/engine/{action}", json=request)
+        assert res.status_code == 200, (action, request, res.get_json())
+        assert res.get_json() == json.loads(worker.handle(action, json.dumps(request)))
+    history = client.post("/api/engine/history", json=requests[-1][1]).get_json()["result"]
+    assert [item["penalty"] for item in history] == ["warning"]
+    bad = client.post("/api/engine/evaluate", json={"ruleset": "chess", "query": "penalty"})
+    assert bad.status_code == 400 and bad.get_json()["error"]["field"] == "ruleset"
+    missing = client.post("/api/engine/no_such_action", json={})
+    assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "not_found"

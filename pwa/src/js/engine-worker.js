@@ -2,11 +2,15 @@
 // Messages in: {id, action, payload: JSON text}, where action is one of the engine's actions
 // (shared_rules/worker.py: evaluate, facts_read, history, penalty_payload); the Python side
 // holds the logic and is tested under CPython.
-// Messages out: {ready: true, ms, snapshot} once, then {id, result: JSON text} or {id, error: {...}}.
+// Messages out: {ready: true, ms, from, snapshot_error} once, {snapshot: bytes | null,
+// snapshot_error} when a snapshot was kept or refused, then {id, result: JSON text} or
+// {id, error: {...}}.
 //
 // Restarts are cut by a memory snapshot of the interpreter taken after the engine is
 // imported (kept in IndexedDB, one per app build); if restoring it fails, Python starts
-// the ordinary way and the snapshot is dropped.
+// the ordinary way, the snapshot is dropped and snapshot_error says why. Pyodide restores a
+// snapshot into the runtime's initial memory, so a heap larger than that (version.json's
+// snapshot_heap_limit, read from the runtime at build time) is never kept.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { openDB } from "../vendor/idb.js";
 
@@ -45,22 +49,27 @@ async function keepSnapshot(version, bytes) {
   } catch { /* no room: start without a snapshot next time */ }
 }
 
+const MiB = (n) => `${(n / 1048576).toFixed(1)} MiB`;
+
 async function start() {
-  const [zip, version] = await Promise.all([
+  const [zip, build] = await Promise.all([
     fetchBytes(new URL("../engine/shared_rules.zip", import.meta.url)),
-    fetch(new URL("../version.json", import.meta.url)).then((r) => r.json()).then((v) => v.version, () => null),
+    fetch(new URL("../version.json", import.meta.url)).then((r) => r.json()).catch(() => ({})),
   ]);
+  const { version = null, snapshot_heap_limit: heapLimit = 0 } = build;
   const snap = version ? await keptSnapshot(version) : null;
   let pyodide = null;
   let from = "fresh";
+  let snapshotError = null;
   if (snap) {
     try {
       pyodide = await loadPyodide({ indexURL, _loadSnapshot: snap });
       pyodide.unpackArchive(zip, "zip");
       pyodide.runPython(WARM);
       from = "snapshot";
-    } catch {
+    } catch (err) {
       pyodide = null;
+      snapshotError = `the kept snapshot could not be restored (${String(err?.message || err).split("\n")[0]}); Python started without it`;
       await keepSnapshot("none", new Uint8Array(0));
     }
   }
@@ -71,20 +80,26 @@ async function start() {
     pyodide.runPython(WARM);
     if (version) {
       makeSnapshot = async () => {
+        const heap = pyodide._module.HEAP8.byteLength;
+        if (!(heap <= heapLimit)) {
+          self.postMessage({ snapshot: null, snapshot_error: `no snapshot kept: the heap (${MiB(heap)}) is larger than `
+            + `the ${MiB(heapLimit)} this Python runtime can restore; every start is a plain one` });
+          return;
+        }
         const bytes = pyodide.makeMemorySnapshot();
         await keepSnapshot(version, bytes);
-        self.postMessage({ snapshot: bytes.byteLength });
+        self.postMessage({ snapshot: bytes.byteLength, snapshot_error: snapshotError });
       };
     }
   }
-  return { handle: pyodide.globals.get("judge_worker").handle, from, makeSnapshot };
+  return { handle: pyodide.globals.get("judge_worker").handle, from, makeSnapshot, snapshotError };
 }
 
 const started = start();
 
 started.then(
-  ({ from, makeSnapshot }) => {
-    self.postMessage({ ready: true, ms: performance.now() - t0, from });
+  ({ from, makeSnapshot, snapshotError }) => {
+    self.postMessage({ ready: true, ms: performance.now() - t0, from, snapshot_error: snapshotError });
     if (makeSnapshot) setTimeout(() => makeSnapshot().catch(() => {}), 1000);
   },
   (err) => self.postMessage({ ready: false, error: { message: String(err && err.message || err) } }),

@@ -6,35 +6,62 @@
 //                                 infraction) reads: [{name, type, summary, asked_when_needed, defaults}]
 //   window.judge.history(records, player, ruleset)  Promise of the player's facts.history from
 //                                 this device's records (shared_rules/history.py)
+//   window.judge.answeredBy(answer)         "server" or "phone": who answered that evaluate
+//   window.judge.state            {ready, failed, ms, from, started_ms, expected_ms,
+//                                  snapshot_bytes, snapshot_error}
+// Until Python is ready on the phone, a phone that is online asks the organiser's server,
+// which runs the same engine (engine-server.js); the phone's engine answers from then on.
+import { askServer, serverAnswers } from "./engine-server.js";
+
 let worker = null;
 let nextId = 1;
 const pending = new Map();
+const queued = [];
 let resolveReady;
 let rejectReady;
 export const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej; });
-// ready, failed (message), ms (start time), from ("fresh" | "snapshot"), snapshot_bytes (once kept)
-export const engineState = { ready: false, failed: null, ms: null, from: null, snapshot_bytes: null };
+// The last start's time on this phone, to say how long the next one should take.
+const LAST_START = "judge-engine-start-ms";
+// A phone that never started Python: a plain start (no snapshot yet) takes ~2 s on a desktop
+// CPU (window.judge.state.ms), so about 8 s on a phone four times slower.
+const FIRST_START_MS = 8000;
+// ready, failed (message), ms (start time), from ("fresh" | "snapshot"), started_ms (when the
+// worker was made, performance.now()), expected_ms (how long a start should take here),
+// snapshot_bytes (once kept), snapshot_error (why no snapshot was used or kept)
+export const engineState = {
+  ready: false, failed: null, ms: null, from: null, started_ms: null,
+  expected_ms: Number(localStorage.getItem(LAST_START)) || FIRST_START_MS,
+  snapshot_bytes: null, snapshot_error: null, onchange: null,
+};
 
-/** Start the worker (once). Called after the service worker controls the page on a first
- * visit, so the runtime is fetched from the precache and downloaded only once. */
+function changed() {
+  engineState.onchange?.();
+}
+
+/** Start the worker (once). Called once the service worker controls the page (the runtime
+ * is then read from the precache and downloaded only once), or at once where there is no
+ * service worker. Calls made before wait for it. */
 export function startEngine() {
   if (worker) return;
   performance.mark("engine-start");
+  engineState.started_ms = performance.now();
   worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
   worker.onmessage = ({ data }) => {
     if ("snapshot" in data) {
-      engineState.snapshot_bytes = data.snapshot;
+      Object.assign(engineState, { snapshot_bytes: data.snapshot, snapshot_error: data.snapshot_error ?? null });
       return;
     }
     if ("ready" in data) {
       if (data.ready) {
-        Object.assign(engineState, { ready: true, ms: data.ms, from: data.from });
+        Object.assign(engineState, { ready: true, ms: data.ms, from: data.from, snapshot_error: data.snapshot_error ?? null });
+        localStorage.setItem(LAST_START, String(Math.round(data.ms)));
         performance.mark("python-ready");
         resolveReady(data.ms);
       } else {
         engineState.failed = data.error.message;
         rejectReady(new Error(data.error.message));
       }
+      changed();
       return;
     }
     const call = pending.get(data.id);
@@ -46,21 +73,41 @@ export function startEngine() {
   worker.onerror = (ev) => {
     engineState.failed = ev.message || "the engine worker failed to start";
     rejectReady(new Error(engineState.failed));
+    changed();
   };
+  for (const message of queued.splice(0)) worker.postMessage(message);
+  changed();
 }
 
-function call(action, payload) {
-  startEngine();
+function askWorker(action, payload) {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject });
-    worker.postMessage({ id, action, payload: JSON.stringify(payload) });
+    const message = { id, action, payload: JSON.stringify(payload) };
+    if (worker) worker.postMessage(message);
+    else queued.push(message);
   });
 }
 
-/** Evaluate a request; resolves to the answer as JSON text (exactly what Python wrote). */
-export function evaluateJSON(request) {
-  return call("evaluate", request);
+/** {text, by}: the answer as JSON text and who gave it ("phone" or "server"). */
+async function call(action, payload) {
+  if (!engineState.ready && serverAnswers(action)) {
+    const text = await askServer(action, payload);
+    if (text != null) return { text, by: "server" };
+  }
+  return { text: await askWorker(action, payload), by: "phone" };
+}
+
+/** Evaluate a request; resolves to the answer as JSON text. */
+export async function evaluateJSON(request) {
+  return (await call("evaluate", request)).text;
+}
+
+const fromServer = new WeakSet();
+
+/** Who answered `answer` (an object evaluate() resolved to): "server" or "phone". */
+export function answeredBy(answer) {
+  return fromServer.has(answer) ? "server" : "phone";
 }
 
 const factsCache = new Map();
@@ -69,7 +116,7 @@ const factsCache = new Map();
 export function factsRead(ruleset, query, infraction = null) {
   const key = `${ruleset}/${query}/${infraction ?? ""}`;
   if (!factsCache.has(key)) {
-    factsCache.set(key, call("facts_read", { ruleset, query, infraction }).then(JSON.parse));
+    factsCache.set(key, call("facts_read", { ruleset, query, infraction }).then(({ text }) => JSON.parse(text)));
     factsCache.get(key).catch(() => factsCache.delete(key));
   }
   return factsCache.get(key);
@@ -78,17 +125,20 @@ export function factsRead(ruleset, query, infraction = null) {
 /** A player's penalty history for the engine, from this device's records of the event (all
  * judges'): shared_rules.history.player_history leaves out voided and refused penalties. */
 export async function history(records, player, ruleset) {
-  return JSON.parse(await call("history", { records, player, ruleset }));
+  return JSON.parse((await call("history", { records, player, ruleset })).text);
 }
 
 /** The penalty record's payload for an answer (shared_rules.history.penalty_payload). */
 export async function penaltyPayload(request) {
-  return JSON.parse(await call("penalty_payload", request));
+  return JSON.parse((await call("penalty_payload", request)).text);
 }
 
-/** Evaluate a request; resolves to the answer object. */
+/** Evaluate a request; resolves to the answer object (see answeredBy). */
 export async function evaluate(request) {
-  return JSON.parse(await evaluateJSON(request));
+  const { text, by } = await call("evaluate", request);
+  const answer = JSON.parse(text);
+  if (by === "server") fromServer.add(answer);
+  return answer;
 }
 
-window.judge = { ready, evaluate, evaluateJSON, factsRead, history, state: engineState };
+window.judge = { ready, evaluate, evaluateJSON, factsRead, history, answeredBy, state: engineState };

@@ -1,44 +1,31 @@
 // Boot: the screen comes first (shell, status, clock from kept data), then the service
 // worker, the Python worker and the network, none of which the screen waits for.
-import { Workbox } from "../vendor/workbox-window.mjs";
 import { engineState, ready, startEngine } from "./engine.js";
+import { offline, startOffline } from "./offline.js";
 import { app, appJSON, followEvent, saveSession, useRuleset } from "./state.js";
 import * as store from "./store.js";
 import { loadOffset } from "./servertime.js";
 import { keepFresh, loadClock, refreshClock } from "./clockdata.js";
 import { startSync, syncNow, syncState, stopSync } from "./sync.js";
 import { api } from "./api.js";
-import { route, render } from "./router.js";
+import { preloadScreen, route, render } from "./router.js";
 import { renderStatus } from "./ui/status.js";
 
 performance.mark("app-start");
 
+/** Keep the app offline (service worker) and start Python once its runtime is cached. */
 function registerServiceWorker() {
-  if (!("serviceWorker" in navigator)) {
-    startEngine();
-    return;
-  }
-  // On a first visit the engine waits until the service worker controls the page, so the
-  // runtime is downloaded once (by the precache) and the worker reads it from the cache.
-  const hadController = Boolean(navigator.serviceWorker.controller);
-  if (hadController) startEngine();
-  else {
-    navigator.serviceWorker.addEventListener("controllerchange", startEngine, { once: true });
-    setTimeout(startEngine, 60000);
-  }
-  const wb = new Workbox("sw.js");
-  wb.addEventListener("waiting", async () => {
-    // Only a new version waiting behind the one running now is an update (not the first install).
-    const reg = await navigator.serviceWorker.getRegistration();
-    if (!reg?.waiting || !navigator.serviceWorker.controller) return;
-    const banner = document.getElementById("update");
-    banner.hidden = false;
-    document.getElementById("update-btn").onclick = () => {
-      wb.addEventListener("controlling", () => location.reload());
-      wb.messageSkipWaiting();
-    };
+  startOffline({
+    onControlled: startEngine,
+    onUnavailable: startEngine,
+    onUpdate(apply) {
+      document.getElementById("update").hidden = false;
+      document.getElementById("update-btn").onclick = apply;
+    },
   });
-  wb.register().catch(() => startEngine());
+  // A page the service worker does not control (a hard reload) starts Python once the
+  // offline copy is checked complete.
+  offline.addEventListener("change", () => { if (offline.phase === "ready") startEngine(); });
 }
 
 /** Load everything the current session needs from the device, then refresh from the network. */
@@ -83,6 +70,7 @@ export async function refreshDetail() {
 async function boot() {
   renderStatus();
   engineState.onchange = renderStatus;
+  offline.addEventListener("change", renderStatus);
   ready.then(renderStatus, renderStatus);
   syncState.addEventListener("change", renderStatus);
   syncState.addEventListener("synced", () => { refreshClock(); refreshDetail(); });
@@ -90,14 +78,18 @@ async function boot() {
   window.addEventListener("offline", renderStatus);
 
   const publicPage = location.hash.startsWith("#/event/");
-  await loadOffset();
-  app.rulesets = await appJSON("rules/index.json").catch(() => []);
-  if (!publicPage) await openSession(await store.get("session"));
+  preloadScreen();
+  const [, rulesets, session] = await Promise.all([
+    loadOffset(), appJSON("rules/index.json").catch(() => []), publicPage ? null : store.get("session")]);
+  app.rulesets = rulesets;
+  if (!publicPage) await openSession(session);
   window.addEventListener("hashchange", render);
   await render();
-  // Python starts right after the first screen is up (the clock never waits for it). The
-  // players' page needs neither Python nor the offline copy: a player's phone downloads only
-  // the page and the clock, unless this device already has the judge app installed.
+  // Python starts right after the first screen is up (the clock never waits for it: on a
+  // phone with few cores, starting it earlier slows the clock), from the offline copy; on a
+  // first visit, once that copy is complete. The players' page needs neither Python nor the
+  // offline copy: a player's phone downloads only the page and the clock, unless this device
+  // already has the judge app installed.
   if (!publicPage || navigator.serviceWorker?.controller) registerServiceWorker();
 }
 

@@ -23,6 +23,13 @@ export function route() {
   return { screen, args: parts.slice(1) };
 }
 
+/** Start loading the code of the screen the hash names (the clock by default) while the
+ * app reads its kept data, so render() need not wait for it. */
+export function preloadScreen() {
+  const name = location.hash.replace(/^#\/?/, "").split("/")[0];
+  screens[screens[name] ? name : "clock"]().catch(() => {});
+}
+
 /** Render the screen for the current hash into <main>. */
 let shown = null;
 

@@ -8,6 +8,7 @@ import { clockEvents, endLocalRound, startLocalRound } from "../clockdata.js";
 import { evaluate } from "../engine.js";
 import * as store from "../store.js";
 import { showAlert } from "./alerts.js";
+import { answeredNote, waitingText } from "./engine-note.js";
 
 // The longest time extension the event's server accepts (minutes).
 const MAX_EXTENSION = 240;
@@ -104,7 +105,7 @@ export async function render(main) {
       }
       const facts = { [fact]: taken };
       if (app.session.event.round_minutes) facts.round_minutes = app.session.event.round_minutes;
-      fill(out, h("p", {}, "Asking the engine…"));
+      fill(out, h("p", {}, waitingText()));
       if (!queries.includes("extension")) {
         fill(out, manual("This policy gives no rule for time extensions: the head judge decides."));
         return;
@@ -114,6 +115,7 @@ export async function render(main) {
         const add = answer.extension_minutes;
         fill(out, h("div", { class: "card decision" },
           h("p", { class: "big-penalty", id: "ext-result" }, add == null ? "Not stated by this policy" : `+${add} min`),
+          answeredNote(answer),
           h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
           answer.notes.map((n) => h("p", { class: "muted" }, n)),
           h("p", { class: "source" }, answer.sources.join("; ")),

@@ -9,6 +9,7 @@ import { evaluate, factsRead, history as playerHistory, penaltyPayload } from ".
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { answerLines, ask, factName, humanize, sentence, setFact } from "./questions.js";
+import { answeredNote, waitingText } from "./engine-note.js";
 
 // The organiser's server refuses a penalty whose notes are longer than this.
 const NOTES_MAX = 2000;
@@ -97,7 +98,7 @@ export async function render(main, [infractionArg]) {
       ev?.preventDefault();
       const player = playerIn.value.trim();
       if (!player) { fill(out, h("p", { class: "bad-text" }, "Say which player first.")); playerIn.focus(); return; }
-      fill(out, h("p", {}, "Asking the engine…"));
+      fill(out, h("p", {}, waitingText()));
       let answer;
       let f;
       try {
@@ -167,6 +168,7 @@ export async function render(main, [infractionArg]) {
           h("p", { id: "pen-not-stated" }, "The policy does not state this penalty: the head judge decides."))
         : h("p", { class: "big-penalty", id: "pen-penalty", "data-penalty": JSON.stringify(answer.penalty) }, penaltyName(answer.penalty)),
       chooser,
+      answeredNote(answer),
       overruled ? h("p", { class: "bad-text", id: "pen-issuing-note", role: "status" },
         "This policy sets the penalty; a different class needs the head judge.") : null,
       h("p", { class: "row" },

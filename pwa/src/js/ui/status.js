@@ -1,6 +1,8 @@
 // The status line, always visible: network, sync (records waiting, last successful sync,
-// rejected records) and whether the Python engine is ready.
+// rejected records), whether the Python engine is ready and whether the app is kept offline
+// (with the download's progress, and a note saying what to do when it stopped).
 import { engineState } from "../engine.js";
+import { mib, offline, retry } from "../offline.js";
 import { syncState } from "../sync.js";
 import { app } from "../state.js";
 import { timeOfDay } from "../clock.js";
@@ -47,6 +49,49 @@ export function renderStatus() {
   }
   sync.dataset.waiting = String(syncState.waiting);
 
-  py.textContent = engineState.ready ? "Engine ready" : engineState.failed ? "Engine failed" : "Engine loading";
+  py.textContent = engineState.ready ? "Engine ready" : engineState.failed ? "Engine failed"
+    : online ? "Engine loading · server answers" : "Engine loading";
   py.className = `pill ${engineState.ready ? "ok" : engineState.failed ? "bad" : "off"}`;
+  renderOffline();
+}
+
+const OFFLINE_PILL = {
+  checking: () => "Offline copy: checking",
+  downloading: () => `Offline copy ${mib(offline.done)} of ${mib(offline.total)}`,
+  paused: () => `Offline copy paused at ${mib(offline.done)} of ${mib(offline.total)}`,
+  failed: () => "Offline copy stopped",
+  ready: () => "Ready offline",
+  unavailable: () => "Not kept offline",
+};
+
+function offlineNote() {
+  const held = `this phone holds ${mib(offline.done)} of the app's ${mib(offline.total)}`;
+  switch (offline.phase) {
+    case "paused":
+      return `No network: ${held}. The download goes on by itself when the network returns; keep the app open. `
+        + "Until then, look-ups wait for it.";
+    case "failed":
+      return `The download of the offline copy stopped (${offline.reason}); ${held}. It tries again at `
+        + `${new Date(offline.retryAt).toLocaleTimeString()}, keeping what it has.`;
+    case "unavailable":
+      return `This app cannot be kept for offline use here: ${offline.reason}. It works while the phone is online.`;
+    default:
+      return null;
+  }
+}
+
+function renderOffline() {
+  const pill = document.getElementById("offline");
+  const note = document.getElementById("offline-note");
+  const text = OFFLINE_PILL[offline.phase]?.() ?? null;
+  pill.hidden = text == null;
+  pill.textContent = text ?? "";
+  pill.dataset.phase = offline.phase;
+  pill.className = `pill ${offline.phase === "ready" ? "ok" : ["failed", "unavailable"].includes(offline.phase) ? "bad" : "off"}`;
+  const said = offlineNote();
+  note.hidden = said == null;
+  document.getElementById("offline-note-text").textContent = said ?? "";
+  const again = document.getElementById("offline-retry");
+  again.hidden = offline.phase !== "failed";
+  again.onclick = retry;
 }

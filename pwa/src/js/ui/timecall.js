@@ -6,6 +6,7 @@ import { append, h, fill } from "../dom.js";
 import { app, addRecord, currentTables, playerName, request } from "../state.js";
 import { evaluate } from "../engine.js";
 import { answerLines, answerText, ask, factName, humanize, sentence, setFact } from "./questions.js";
+import { answeredNote, waitingText } from "./engine-note.js";
 
 const RESULT_TEXT = { A: "wins the match", B: "wins the match", draw: "The match is a draw" };
 
@@ -72,12 +73,15 @@ export async function render(main) {
     const mine = walk;
     steps.querySelector(".question")?.remove();
     let answer;
+    const waiting = steps.appendChild(h("p", { class: "muted" }, waitingText()));
     try {
       const req = request("time_call", structuredClone(facts));
       req.event = { ...req.event, ...eventFacts };
       answer = await evaluate(req);
+      waiting.remove();
       if (mine !== walk) return;
     } catch (err) {
+      waiting.remove();
       if (mine !== walk) return;
       steps.append(h("p", { class: "bad-text" }, err.message));
       return;
@@ -103,6 +107,7 @@ export async function render(main) {
         h("summary", {}, `Step ${stepNo}`),
         big.map((text) => h("p", { class: "big-penalty", "data-next": text === next ? answer.next : null }, text)),
         answer.game_result ? h("p", {}, h("strong", {}, "This game: "), resultText(answer.game_result)) : null,
+        answeredNote(answer),
         lines.length ? h("ul", { class: "readout" }, lines.map((l) => h("li", {}, l))) : null,
         notes.map((n) => h("p", { class: "muted" }, n)),
         sources.length ? h("p", { class: "source" }, sources.join("; ")) : null);

@@ -1,0 +1,206 @@
+// The offline copy: registers the service worker, follows its download and tells the truth
+// about it. "Ready offline" comes from the page's own check, never from an event alone: the
+// service worker is activated and the Cache Storage holds every file of precache.json under
+// its revision. Until then `offline` carries the download's progress, and when the download
+// stops (no network, a server error, a dead connection) it says why; the page registers
+// again when the network returns and on a timer, and the service worker fetches only the
+// files it does not hold yet.
+//
+// offline.phase: "off" (not started: the players' page) | "checking" | "downloading" |
+//   "paused" (no network) | "failed" (retrying at retryAt) | "ready" | "unavailable" (no
+//   service worker here: an http:// address that is not this machine, or an old browser)
+// offline.done, offline.total: bytes on the wire (the Brotli copies' sizes) of the files held
+//   and of all; offline.reason: why the download stopped; a "change" event on every change.
+import { Workbox } from "../vendor/workbox-window.mjs";
+
+const CHECK_EVERY_MS = 1000;
+const RETRY_MS = [5000, 10000, 20000, 40000, 60000];
+const REVISION_PARAM = "__WB_REVISION__";
+const LIST = "precache.json";
+
+export const offline = Object.assign(new EventTarget(), {
+  phase: "off", done: 0, total: null, reason: null, retryAt: null,
+});
+
+let list = null;          // precache.json: {cache, files: [{url, revision, bytes, wire}]}
+const inFlight = new Map(); // absolute URL -> bytes received so far (service worker messages)
+let failures = 0;
+let retryTimer = null;
+let checking = null;
+let engineWithoutCopy = null; // startOffline's onUnavailable
+const followed = new WeakSet();
+
+function set(fields) {
+  const before = JSON.stringify(offline);
+  Object.assign(offline, fields);
+  if (JSON.stringify(offline) !== before) offline.dispatchEvent(new Event("change"));
+}
+
+function scope(reg) {
+  return reg?.scope ?? new URL("./", location.href).href;
+}
+
+/** Workbox's cache key of a precached file. */
+function cacheKey(file, base) {
+  const url = new URL(file.url, base);
+  url.searchParams.set(REVISION_PARAM, file.revision);
+  return url.href;
+}
+
+/** Compare the Cache Storage with precache.json; "ready" only when everything is there and
+ * the service worker is activated. */
+async function check() {
+  if (!list || offline.phase === "unavailable") return;
+  const reg = await navigator.serviceWorker.getRegistration();
+  const base = scope(reg);
+  const name = `${list.cache}-${base}`;
+  const keys = new Set();
+  if (await caches.has(name)) {
+    for (const req of await (await caches.open(name)).keys()) keys.add(req.url);
+  }
+  let done = 0;
+  let total = 0;
+  let missing = 0;
+  for (const file of list.files) {
+    total += file.wire;
+    const url = new URL(file.url, base).href;
+    if (keys.has(cacheKey(file, base))) {
+      done += file.wire;
+      inFlight.delete(url);
+    } else {
+      missing += 1;
+      done += Math.min(1, (inFlight.get(url) ?? 0) / file.bytes) * file.wire;
+    }
+  }
+  const listHeld = [...keys].some((k) => new URL(k).pathname === new URL(LIST, base).pathname);
+  if (!missing && listHeld && reg?.active?.state === "activated") {
+    clearTimeout(retryTimer);
+    set({ phase: "ready", done: total, total, reason: null, retryAt: null });
+    return;
+  }
+  const phase = ["paused", "failed"].includes(offline.phase) ? offline.phase
+    : navigator.onLine ? "downloading" : "paused";
+  set({ phase, done: Math.round(done), total });
+}
+
+function checkSoon() {
+  checking ??= check().finally(() => { checking = null; });
+  return checking;
+}
+
+/** This browser keeps nothing offline here: say why, and start Python from the network. */
+function unavailable(reason) {
+  clearTimeout(retryTimer);
+  set({ phase: "unavailable", reason, retryAt: null });
+  engineWithoutCopy?.();
+}
+
+/** Registering failed: a browser that refuses service workers here (a private window,
+ * storage turned off) will not change its mind; anything else is the network. */
+function registerFailed(err) {
+  if (["SecurityError", "NotSupportedError"].includes(err?.name)) {
+    unavailable(`this browser refuses it here (${err.message || err.name}); a private window does`);
+  } else stopped(String(err?.message || err));
+}
+
+/** The download stopped: say why, and try again when the network returns (or on a timer). */
+function stopped(reason) {
+  clearTimeout(retryTimer);
+  if (!navigator.onLine) {
+    set({ phase: "paused", reason: "no network", retryAt: null });
+    return;
+  }
+  const wait = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
+  failures += 1;
+  set({ phase: "failed", reason, retryAt: Date.now() + wait });
+  retryTimer = setTimeout(retry, wait);
+}
+
+function follow(reg) {
+  if (followed.has(reg)) return;
+  followed.add(reg);
+  const watch = (worker) => {
+    if (!worker) return;
+    worker.addEventListener("statechange", () => {
+      if (worker.state === "redundant" && !reg.active) stopped(offline.reason || "the download stopped");
+      else checkSoon();
+    });
+  };
+  watch(reg.installing);
+  reg.addEventListener("updatefound", () => watch(reg.installing));
+}
+
+/** Register again: a registration whose install failed starts a new one, which fetches only
+ * the files the cache does not hold. */
+export async function retry() {
+  if (offline.phase === "ready" || offline.phase === "unavailable") return;
+  clearTimeout(retryTimer);
+  set({ phase: navigator.onLine ? "downloading" : "paused", retryAt: null });
+  try {
+    if (!list) list = await fetch(LIST).then((r) => r.json());
+    const reg = await navigator.serviceWorker.register("sw.js");
+    follow(reg);
+    if (!reg.installing && !reg.waiting && !reg.active) await reg.update();
+  } catch (err) {
+    registerFailed(err);
+  }
+  checkSoon();
+}
+
+function onMessage({ data }) {
+  if (data?.type === "precache-progress") {
+    inFlight.set(data.url, data.bytes);
+    if (offline.phase === "paused" || offline.phase === "failed") return;
+    checkSoon();
+  } else if (data?.type === "precache-failed") {
+    set({ reason: data.url ? `${new URL(data.url).pathname}: ${data.message}` : data.message });
+  }
+}
+
+/** Start keeping the app offline. `onControlled` runs once the service worker controls the
+ * page (the Python runtime is then read from the cache, never downloaded twice);
+ * `onUnavailable` when there is no service worker here. `onUpdate(apply)` when a new
+ * version waits behind the one running (apply() switches and reloads). */
+export async function startOffline({ onControlled, onUnavailable, onUpdate }) {
+  engineWithoutCopy = onUnavailable;
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) {
+    unavailable("browsers keep apps offline only from https:// addresses; ask the organiser for the https:// one");
+    return;
+  }
+  set({ phase: "checking" });
+  if (navigator.serviceWorker.controller) onControlled();
+  else navigator.serviceWorker.addEventListener("controllerchange", onControlled, { once: true });
+  navigator.serviceWorker.addEventListener("controllerchange", checkSoon);
+  navigator.serviceWorker.addEventListener("message", onMessage);
+  window.addEventListener("online", () => {
+    failures = 0;
+    if (offline.phase !== "ready") retry();
+  });
+  window.addEventListener("offline", () => {
+    if (offline.phase === "downloading" || offline.phase === "checking") set({ phase: "paused", reason: "no network" });
+  });
+  setInterval(() => { if (offline.phase !== "ready") checkSoon(); }, CHECK_EVERY_MS);
+
+  const wb = new Workbox("sw.js");
+  wb.addEventListener("waiting", async () => {
+    // Only a new version waiting behind the one running now is an update (not the first install).
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (!reg?.waiting || !navigator.serviceWorker.controller) return;
+    onUpdate(() => {
+      wb.addEventListener("controlling", () => location.reload());
+      wb.messageSkipWaiting();
+    });
+  });
+  try {
+    list = await fetch(LIST).then((r) => r.json());
+    follow(await wb.register());
+  } catch (err) {
+    registerFailed(err);
+  }
+  await checkSoon();
+}
+
+/** "1.2 MiB" (bytes shown to people; "?" while unknown). */
+export function mib(bytes) {
+  return bytes == null ? "? MiB" : `${(bytes / 1048576).toFixed(1)} MiB`;
+}
