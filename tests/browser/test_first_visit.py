@@ -123,8 +123,10 @@ def test_first_visit_survives_a_dropped_network_and_answers_from_the_server_mean
             assert page.is_hidden("#offline-note")
             assert page.evaluate("() => window.__samePage") is True
             wait_python(page)
-            page.wait_for_selector("#pen-card")  # the waiting look-up, answered by the phone
-            assert page.locator("#pen-card [data-answered-by]").count() == 0
+            # The waiting look-up is answered: by the server if the network came back before its
+            # first engine call went out, else by the phone's engine; the same penalty either way
+            # (the look-up below is the phone's for certain).
+            page.wait_for_selector("#pen-card")
             assert page.get_attribute("#pen-penalty", "data-penalty") == card["penalty"]
 
             # No file came twice; every file came once (index.html as the page itself).
