@@ -19,7 +19,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields
 from .errors import first_error
 from .fields import MAX_BIGINT, Bool, Choice, Int, Json, Number, RuleId, Text
 from .models import STAGES
-from .rules import penalty_ids
+from .rules import infraction_ids, level_ids, penalty_ids
 
 EXTENSION_REASONS = ("judge_pause", "deck_check", "tardiness", "ruling")
 RESULTS = ("A", "B", "draw")
@@ -125,6 +125,24 @@ class PenaltyIds(EventRef, fields.Field):
         return None
 
 
+class RuleIdOf(EventRef, RuleId):
+    """An id the event's ruleset declares: `kind` is "infraction" or "level"."""
+
+    LOOKUPS = {"infraction": infraction_ids, "level": level_ids}
+
+    def __init__(self, kind: str, **kwargs):
+        super().__init__(**kwargs)
+        self.kind = kind
+
+    def problem(self, value, where):
+        allowed = self.LOOKUPS[self.kind](where.event.ruleset)
+        if value in allowed:
+            return None
+        shown = ", ".join(sorted(allowed)) if len(allowed) <= 12 \
+            else f"{len(allowed)} ids, see GET /api/rulesets/{where.event.ruleset}"
+        return f"unknown {self.kind} {value!r} in ruleset {where.event.ruleset}; allowed: {shown or 'none'}"
+
+
 class RulesetRef(EventRef, Text):
     """The event's ruleset id (a record made under another ruleset is refused)."""
 
@@ -144,7 +162,7 @@ class PenaltyPayload(PayloadSchema):
     player = PlayerRef(required=True)
     table = Int(1, MAX_TABLE, allow_none=True)
     round = RoundRef(allow_none=True)
-    infraction = RuleId(required=True)
+    infraction = RuleIdOf("infraction", required=True)
     penalty = PenaltyIds(required=True, allow_none=True)
     base_penalty = PenaltyIds(allow_none=True)
     upgraded = Bool(allow_none=True)
@@ -153,7 +171,7 @@ class PenaltyPayload(PayloadSchema):
     intentional = Bool(allow_none=True)
     minor = Bool(allow_none=True)
     ruleset = RulesetRef()
-    level = RuleId(allow_none=True)
+    level = RuleIdOf("level", allow_none=True)
     stage = Choice(STAGES, allow_none=True)
     notes = Text(MAX_NOTES, min_length=0, multiline=True, allow_none=True)
 

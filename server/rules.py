@@ -12,8 +12,8 @@ from pathlib import Path
 import shared_rules
 from shared_rules import RuleError, worker
 
-__all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "engine_action", "evaluate", "levels", "load_ruleset",
-           "penalty_ids", "ruleset_file", "ruleset_ids", "rulesets"]
+__all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "engine_action", "evaluate", "infraction_ids",
+           "level_ids", "levels", "load_ruleset", "penalty_ids", "ruleset_file", "ruleset_ids", "rulesets"]
 
 
 def ruleset_file(ruleset_id: str) -> tuple[bytes, str]:
@@ -55,6 +55,17 @@ def penalty_ids(ruleset_id: str) -> frozenset[str]:
     """The penalty ids a ruleset declares (what its events' records may give); raises
     RuleError for an unknown ruleset."""
     return frozenset(p["id"] for p in shared_rules.load_ruleset(ruleset_id).get("penalties", []))
+
+
+def infraction_ids(ruleset_id: str) -> frozenset[str]:
+    """The infraction ids a ruleset declares (what its events' penalty records may name);
+    raises RuleError for an unknown ruleset."""
+    return frozenset(i["id"] for i in shared_rules.load_ruleset(ruleset_id).get("infractions", []))
+
+
+def level_ids(ruleset_id: str) -> frozenset[str]:
+    """The level (REL / tier) ids a ruleset declares; raises RuleError for an unknown ruleset."""
+    return frozenset(lvl["id"] for lvl in shared_rules.load_ruleset(ruleset_id).get("levels", []))
 
 
 def check_event_settings(ruleset_id: str, settings: dict) -> dict:

@@ -179,11 +179,10 @@ def test_odd_records_break_no_batch_and_no_view(app, client, stage, request, roo
     assert len(export["unreadable"]) == inserted
 
     # the odd values a field accepts are ones it allows: 0 games won, 1.5 minutes, a blank
-    # note, formula-like text (neutralised in the CSV), any judge name (the joined one is kept),
-    # an id-like infraction ("5")
+    # note, formula-like text (neutralised in the CSV), any judge name (the joined one is kept)
     assert {field for _, field, _ in accepted_odd} <= {
         "created_ms", "judge", "payload.games.A", "payload.games.B", "payload.minutes", "payload.notes",
-        "payload.comment", "payload.reason", "payload.player", "payload.facts", "payload.answer", "payload.infraction",
+        "payload.comment", "payload.reason", "payload.player", "payload.facts", "payload.answer",
         *(f"payload.{name}" for schema in PAYLOADS.values() for name, field in schema.fields.items()
           if field.allow_none or getattr(field, "truthy", None) is not None)}
     _write_counts(root, request.node.callspec.params["app"], {

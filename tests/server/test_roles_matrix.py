@@ -18,6 +18,8 @@ SUBJECTS = ["anonymous", "floor_judge", "head_judge", "scorekeeper", "revoked", 
 EXPECTED = {
     "GET /api/time":                         "YYYYYYY",
     "GET /api/rulesets":                     "YYYYYYY",
+    "GET /api/rulesets/<id>":                "YYYYYYY",
+    "POST /api/engine/<action>":             "YYYYYYY",
     "POST /api/rulesets/<id>/evaluate":      "YYYYYYY",
     "GET /api/events/<slug>/clock":          "YYYYYYY",
     "POST /api/join (the code one knows)":   "YYYY-YY",
@@ -46,6 +48,7 @@ EXPECTED = {
     "organiser: approve a penalty":          "------Y",
     "organiser: export CSV":                 "------Y",
     "organiser: export JSON":                "------Y",
+    "organiser: log out (last: it ends the session)": "------Y",
 }
 
 
@@ -96,6 +99,9 @@ def _attempt(world, subject, action) -> bool:
     requests = {
         "GET /api/time": ("get", "/api/time", None),
         "GET /api/rulesets": ("get", "/api/rulesets", None),
+        "GET /api/rulesets/<id>": ("get", "/api/rulesets/dci-upg", None),
+        "POST /api/engine/<action>": ("post", "/api/engine/history", {
+            "records": [], "player": "Ada Brook", "ruleset": "dci-upg"}),
         "POST /api/rulesets/<id>/evaluate": ("post", "/api/rulesets/dci-upg/evaluate", {
             "query": "penalty", "event": {"level": "competitive"},
             "facts": {"infraction": "usc_minor", "history": []}}),
@@ -165,6 +171,11 @@ def _organiser_action(world, client, action):
     if action in gets:
         res = client.get(gets[action])
         return res.status_code == 200
+    if action.startswith("log out"):
+        # managed when the session that opened the events list no longer does
+        before = client.get("/organiser/").status_code == 200
+        client.post("/organiser/logout", data={"csrf": token})
+        return before and client.get("/organiser/").status_code != 200
     path, data = posts[action]
     res = client.post(path, data={"csrf": token, **data})
     if res.status_code != 302 or "/organiser/login" in res.headers["Location"]:

@@ -66,6 +66,16 @@ def test_one_bad_record_is_rejected_with_its_reason_and_the_rest_kept(phone, eve
     assert [r["id"] for r in body["records"]] == [good["id"]]
 
 
+def test_an_infraction_or_level_the_events_ruleset_does_not_declare_is_rejected(phone, event):
+    good = phone.penalty(event["players"]["Ada Brook"])
+    made_up = phone.penalty("Ben Carter", infraction="5")
+    wrong_level = phone.penalty("Ben Carter", level="tier2")
+    results = phone.sync([made_up, good, wrong_level])["results"]
+    assert [r["status"] for r in results] == ["rejected", "accepted", "rejected"]
+    assert results[0]["reason"].startswith("payload.infraction: unknown infraction '5' in ruleset ")
+    assert results[2]["reason"].startswith("payload.level: unknown level 'tier2' in ruleset ")
+
+
 def test_records_for_another_event_device_or_unknown_player_are_rejected(app, phone, event):
     other = add_event(app)
     wrong_event = {**phone.penalty("Ada"), "event": other["slug"]}
@@ -283,8 +293,8 @@ def test_history_gives_penalty_as_recorded_with_the_facts_the_ruleset_keeps(app,
 def test_a_penalty_id_the_events_ruleset_does_not_declare_is_rejected(app, client):
     event = add_event(app, ruleset="judicial-guidelines", level=None)
     phone = Phone(client, event)
-    warning = phone.penalty("Ada Brook", penalty="warning")  # dci-upg and yugioh words, not these guidelines'
-    ejection = phone.penalty("Ada Brook", penalty="ejection", base_penalty="single_warning")
+    warning = phone.penalty("Ada Brook", infraction="tardiness", penalty="warning")  # dci-upg and yugioh words
+    ejection = phone.penalty("Ada Brook", infraction="tardiness", penalty="ejection", base_penalty="single_warning")
     results = phone.sync([warning, ejection])["results"]
     assert results[0]["status"] == "rejected"
     assert results[0]["reason"].startswith("payload.penalty: unknown penalty id 'warning' in ruleset "
