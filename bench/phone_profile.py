@@ -193,6 +193,9 @@ def main() -> None:
     for key, name, budget in [("ready-offline", "status says Ready offline", f"< {BUDGET['ready_offline_s']} s"),
                               ("python-ready", "Python ready", "")]:
         values = [r[key] / 1000 for r in visits if r[key] is not None]
+        if not values:
+            print(f"| {name} | not measured | | | {budget} |")
+            continue
         print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} | {budget} |")
     print()
     print(f"## Restart with the network cut, 4x CPU slowdown (ms from navigation, median of {args.runs})")

@@ -119,9 +119,7 @@ def logout():
 @organiser_required
 def index():
     events = db.session.scalars(db.select(Event).order_by(Event.id.desc())).all()
-    best_of = sorted({n for r in rulesets() for n in r["best_of"] or []})
-    return render_template("organiser/index.html", events=events, rulesets=rulesets(),
-                           stages=STAGES, best_of=best_of)
+    return render_template("organiser/index.html", events=events, rulesets=rulesets(), stages=STAGES)
 
 
 @bp.post("/events")

@@ -63,12 +63,12 @@ def test_an_unknown_level_is_refused_with_the_allowed_ones(organiser):
         in html.unescape(page.get_data(as_text=True))
 
 
-@pytest.mark.parametrize(("form", "message"), [
-    ({"stage": "final"}, "event.stage has an unknown value 'final' (allowed: swiss, elimination)"),
-    ({"games_per_match": "5"}, "event.games_per_match has an unknown value 5 (allowed: 1, 3)"),
+@pytest.mark.parametrize(("ruleset_level", "form", "message"), [
+    ("wotf|casual", {"stage": "final"}, "event.stage has an unknown value 'final' (allowed: swiss, elimination)"),
+    ("dci-upg|regular", {"games_per_match": "5"}, "event.games_per_match has an unknown value 5 (allowed: 1, 3)"),
 ])
-def test_event_settings_the_engine_refuses_are_refused_with_its_message(app, organiser, form, message):
-    page = organiser.form("/organiser/events", name="Odd", ruleset_level="wotf|casual", **form)
+def test_event_settings_the_engine_refuses_are_refused_with_its_message(app, organiser, ruleset_level, form, message):
+    page = organiser.form("/organiser/events", name="Odd", ruleset_level=ruleset_level, **form)
     assert message in html.unescape(page.get_data(as_text=True))
     with app.app_context():
         assert db.session.scalar(db.select(Event).where(Event.name == "Odd")) is None
@@ -82,6 +82,13 @@ def test_a_stage_the_engine_does_not_know_is_refused_and_the_event_keeps_its_own
     assert "Stage: elimination." in page.get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Event, event["id"]).stage == "elimination"
+
+
+def test_games_per_match_the_policy_leaves_to_the_organiser_take_any_whole_number(app, organiser):
+    # Wonders of the First: one game unless the organiser announces otherwise (§3.1), so 5 is taken.
+    organiser.form("/organiser/events", name="Five", ruleset_level="wotf|competitive", games_per_match="5")
+    with app.app_context():
+        assert db.session.scalar(db.select(Event.games_per_match).where(Event.name == "Five")) == 5
 
 
 @pytest.mark.parametrize(("ruleset_level", "games", "minutes"), [
