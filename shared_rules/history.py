@@ -11,7 +11,9 @@ nothing). ``void`` records (``payload.record``) cancel a record; ``approval`` re
 latest one counting. Voids cannot themselves be voided; approvals can.
 
 Records are taken oldest first by the device time they were made (``created_ms``, then
-``id``), so the server and every phone order the same records the same way.
+``id``), so the server and every phone order the same records the same way. A penalty that
+replaces another (``payload.replaces``: the head judge issued the right penalty in place of a
+flagged one, see review.py) takes the place of the one it replaces.
 """
 
 from __future__ import annotations
@@ -28,7 +30,19 @@ SHARED_ITEM_FIELDS = ("infraction", "penalty", "stage")
 def ordered(records: list[dict]) -> list[dict]:
     """The records that count (not refused by the server), oldest first (see the module docstring)."""
     kept = [r for r in records if isinstance(r, dict) and r.get("sync") != "rejected"]
-    return sorted(kept, key=lambda r: (r.get("created_ms") or 0, str(r.get("id"))))
+    made = {str(r.get("id")): _ms(r) for r in kept}
+
+    def key(r):
+        payload = r.get("payload")
+        replaced = payload.get("replaces") if r.get("type") == "penalty" and isinstance(payload, dict) else None
+        return (made.get(str(replaced), _ms(r)) if replaced is not None else _ms(r), str(r.get("id")))
+
+    return sorted(kept, key=key)
+
+
+def _ms(record: dict) -> int:
+    value = record.get("created_ms")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def voided(records: list[dict]) -> set[str]:
@@ -60,6 +74,42 @@ def counted_penalties(records: list[dict]) -> list[dict]:
             and str(r.get("id")) not in cancelled and str(r.get("id")) not in refused]
 
 
+def player_penalties(records: list[dict], player: Any) -> list[dict]:
+    """The player's counted penalty records (see counted_penalties), oldest first; ``player``
+    is a player id or a name, compared as text."""
+    return [r for r in counted_penalties(records) if str(r["payload"].get("player")) == str(player)]
+
+
+def seen_ids(records: list[dict], player: Any) -> list[str]:
+    """The ids of the records behind ``player_history(records, player, ...)``, in its order: a
+    penalty record made from that history keeps them as ``payload.history_seen``, so that
+    review.conflicts can tell which earlier penalties its decision did not see."""
+    return [str(r["id"]) for r in player_penalties(records, player)]
+
+
+def history_items(penalties: list[dict], ruleset_id: str) -> list[dict]:
+    """Penalty records -> the engine's ``facts.history`` items, in the order given (see
+    player_history for what travels)."""
+    fields = item_fields(ruleset_id)
+    checks = {name: value_checker(spec, f"history.{name}") for name, spec in fields.items()
+              if name not in SHARED_ITEM_FIELDS}
+    out = []
+    for record in penalties:
+        payload = record["payload"]
+        item = {"infraction": payload.get("infraction"), "penalty": payload.get("penalty"),
+                "stage": payload.get("stage") or "swiss"}
+        for name, check in checks.items():
+            if payload.get(name) is None:
+                continue
+            try:
+                check(payload[name])
+            except RuleError:
+                continue
+            item[name] = payload[name]
+        out.append(item)
+    return out
+
+
 def player_history(records: list[dict], player: Any, ruleset_id: str) -> list[dict]:
     """The engine's ``facts.history`` for ``player`` (a player id or a name, compared as text):
     ``[{"infraction", "penalty", "stage", ...}]``, oldest first.
@@ -70,25 +120,7 @@ def player_history(records: list[dict], player: Any, ruleset_id: str) -> list[di
     would refuse is left out rather than breaking the answer. Raises RuleError for an
     unknown ruleset.
     """
-    fields = item_fields(ruleset_id)
-    checks = {name: value_checker(spec, f"history.{name}") for name, spec in fields.items()}
-    out = []
-    for record in counted_penalties(records):
-        payload = record["payload"]
-        if str(payload.get("player")) != str(player):
-            continue
-        item = {"infraction": payload.get("infraction"), "penalty": payload.get("penalty"),
-                "stage": payload.get("stage") or "swiss"}
-        for name, check in checks.items():
-            if name in SHARED_ITEM_FIELDS or payload.get(name) is None:
-                continue
-            try:
-                check(payload[name])
-            except RuleError:
-                continue
-            item[name] = payload[name]
-        out.append(item)
-    return out
+    return history_items(player_penalties(records, player), ruleset_id)
 
 
 def item_fields(ruleset_id: str) -> dict:
@@ -100,15 +132,20 @@ def item_fields(ruleset_id: str) -> dict:
 
 
 def penalty_payload(answer: dict, facts: dict, *, player: Any, table: int | None = None,
-                    round: int | None = None, event: dict | None = None, notes: str | None = None) -> dict:
+                    round: int | None = None, event: dict | None = None, notes: str | None = None,
+                    history_seen: list[str] | None = None, replaces: str | None = None) -> dict:
     """The payload of the penalty record for an answer of the penalty query.
 
     ``{"player", "table", "round", "infraction", "penalty", "base_penalty", "upgraded",
-    "head_judge", "ruleset", "level", "stage"}`` plus the facts that travel into later
-    histories (the ruleset's own history item fields) and
-    ``notes`` when given. A penalty the policy does not state (``penalty`` null with
-    ``stated`` false) is marked for the head judge to decide. Raises RuleError for an answer
-    that still needs facts (it cannot be recorded yet) or one of another query.
+    "head_judge", "ruleset", "level", "stage", "facts"}`` plus the facts that travel into later
+    histories (the ruleset's own history item fields), ``notes`` when given,
+    ``history_seen`` (the ids of the penalty records behind ``facts.history``, see seen_ids)
+    and ``replaces`` (the flagged penalty this one is issued in place of) when given.
+    ``facts`` holds the decision's facts without the history, so the decision can be made
+    again with another history (review.conflicts). A penalty the policy does not state
+    (``penalty`` null with ``stated`` false) is marked for the head judge to decide. Raises
+    RuleError for an answer that still needs facts (it cannot be recorded yet) or one of
+    another query.
     """
     if answer.get("query") != "penalty":
         raise RuleError("only a penalty answer makes a penalty record", field="answer.query", allowed=["penalty"])
@@ -126,6 +163,11 @@ def penalty_payload(answer: dict, facts: dict, *, player: Any, table: int | None
     for name in item_fields(answer["ruleset"]):
         if name not in SHARED_ITEM_FIELDS and name != "round" and facts.get(name) is not None:
             payload[name] = facts[name]
+    payload["facts"] = {name: value for name, value in facts.items() if name != "history"}
     if notes:
         payload["notes"] = notes
+    if history_seen is not None:
+        payload["history_seen"] = [str(x) for x in history_seen]
+    if replaces is not None:
+        payload["replaces"] = str(replaces)
     return payload

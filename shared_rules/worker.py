@@ -10,8 +10,12 @@ own and everything here runs the same under CPython (tests/test_worker.py):
   "asked_when_needed", "defaults"}]``, the facts that query (and infraction) reads;
 - ``history``: ``{"records", "player", "ruleset"}`` -> the player's ``facts.history``
   (history.player_history);
-- ``penalty_payload``: ``{"answer", "facts", "player", "table", "round", "event", "notes"}``
-  -> the penalty record's payload (history.penalty_payload).
+- ``history_seen``: ``{"records", "player"}`` -> the ids of the records behind that history
+  (history.seen_ids), which a penalty record keeps;
+- ``penalty_payload``: ``{"answer", "facts", "player", "table", "round", "event", "notes",
+  "history_seen"?, "replaces"?}`` -> the penalty record's payload (history.penalty_payload);
+- ``review``: ``{"records", "ruleset", "event"}`` -> every review item, kept conflicts
+  included (review.review: penalties waiting for the head judge, flagged penalties).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from . import history
+from . import history, review
 from .engine import compiled_ruleset, evaluate
 from .errors import RuleError
 from .introspect import facts_read
@@ -48,17 +52,28 @@ def _history(request: dict) -> list[dict]:
     return history.player_history(request["records"], request["player"], request["ruleset"])
 
 
+def _seen(request: dict) -> list[str]:
+    return history.seen_ids(request["records"], request["player"])
+
+
 def _payload(request: dict) -> dict:
     return history.penalty_payload(request["answer"], request["facts"], player=request["player"],
                                    table=request.get("table"), round=request.get("round"),
-                                   event=request.get("event"), notes=request.get("notes"))
+                                   event=request.get("event"), notes=request.get("notes"),
+                                   history_seen=request.get("history_seen"), replaces=request.get("replaces"))
+
+
+def _review(request: dict) -> list[dict]:
+    return review.review(request["records"], request["ruleset"], request.get("event"))
 
 
 ACTIONS: dict[str, Callable[[Any], Any]] = {
     "evaluate": evaluate,
     "facts_read": _facts_read,
     "history": _history,
+    "history_seen": _seen,
     "penalty_payload": _payload,
+    "review": _review,
 }
 
 

@@ -84,11 +84,14 @@ def test_a_penalty_payload_holds_the_answer_the_event_and_the_facts_that_travel(
     facts = {"infraction": "other", "intentional": False, "disruptive": True, "minor": True, "history": []}
     answer = evaluate({"ruleset": "judicial-guidelines", "query": "penalty", "facts": facts})
     payload = penalty_payload(answer, facts, player=7, table=3, round=2,
-                              event={"stage": "swiss", "level": None}, notes="spoke to both")
+                              event={"stage": "swiss", "level": None}, notes="spoke to both",
+                              history_seen=[], replaces="00000000-0000-4000-8000-000000000999")
     assert payload == {"player": 7, "table": 3, "round": 2, "infraction": "other", "penalty": "notice",
                        "base_penalty": "notice", "upgraded": False, "head_judge": False,
                        "ruleset": "judicial-guidelines", "level": None, "stage": "swiss",
-                       "intentional": False, "minor": True, "notes": "spoke to both"}
+                       "intentional": False, "minor": True, "notes": "spoke to both",
+                       "facts": {"infraction": "other", "intentional": False, "disruptive": True, "minor": True},
+                       "history_seen": [], "replaces": "00000000-0000-4000-8000-000000000999"}
     assert player_history([record("penalty", payload)], 7, "judicial-guidelines")[0]["minor"] is True
 
 

@@ -1,0 +1,165 @@
+"""The head judge's review list, worked out from the merged log of every judge's records.
+
+The server and every phone (offline too) run these same functions on the records they hold,
+so the same records always give the same list. Two kinds of item:
+
+- ``approval``: a penalty that goes to the head judge (``payload.head_judge``: the policy or
+  the event's setting reserves it), not voided, with no decision yet (history.decisions);
+- ``conflict``: a penalty decided on a history that missed an earlier penalty of the same
+  player, for which the policy gives another penalty once every judge's records are known.
+
+Reconciliation (``conflicts``). A penalty record names the records its decision saw
+(``payload.history_seen``, from history.seen_ids). For a penalty P of player X, the history
+it should have been decided on is every counted penalty of X (history.counted_penalties: not
+voided, not refused by the head judge) that P saw, plus every one that comes before P in the
+log's order (history.ordered: the time each was made) that P did not see and that did not
+see P (nor saw one that saw P: such a record was made after P, whatever its time says): P's
+*unseen* records. With no unseen record P is not checked at all (a record P saw counts as
+earlier even when its time says otherwise). With some, the engine decides again
+from P's own facts (``payload.facts``) and that history, at P's level and stage; when the
+penalty differs from the one recorded, or the engine needs a fact P's facts do not hold, P is
+flagged. A record without ``history_seen`` is never flagged: there is no telling what it saw.
+
+Resolution: the head judge keeps the penalty as issued (a ``resolution`` record naming it,
+with a reason: the flag stays, marked kept) or issues the right one (a void of P and a new
+penalty whose ``payload.replaces`` names P and which takes P's place in the order). Nothing
+changes by itself.
+
+Rule source: a repeated infraction is upgraded from the player's earlier penalties at the
+event (e.g. DCI Penalty Guide §30, Yu-Gi-Oh! judge guide's upgrade table), whichever judge
+issued them; the policy texts are the rulesets'.
+"""
+
+from __future__ import annotations
+
+from .engine import evaluate
+from .errors import RuleError
+from .history import counted_penalties, decisions, history_items, ordered, voided
+
+EVENT_FIELDS = ("level", "stage")  # what a penalty record keeps of its event (history.penalty_payload)
+
+
+def resolutions(records: list[dict]) -> dict[str, dict]:
+    """``{penalty record id: the latest resolution record that keeps it}`` (voided
+    resolutions do not count)."""
+    cancelled = voided(records)
+    out: dict[str, dict] = {}
+    for r in ordered(records):
+        payload = r.get("payload")
+        if r.get("type") == "resolution" and str(r.get("id")) not in cancelled and isinstance(payload, dict):
+            out[str(payload.get("record"))] = r
+    return out
+
+
+def conflicts(records: list[dict], ruleset_id: str, event: dict | None = None) -> list[dict]:
+    """Every flagged penalty, oldest first (see the module docstring):
+    ``[{"record", "player", "judge", "created_ms", "infraction", "recorded", "expected",
+    "needs", "unseen": [record ids], "history": [record ids], "resolution": null | {"record",
+    "judge", "reason"}}]``.
+
+    ``recorded`` is the penalty as issued and ``expected`` the engine's penalty with every
+    judge's records (an id, a list of ids, or null); ``needs`` lists the fact paths the engine
+    still asks for (then ``expected`` is null); ``history`` names the records the decision
+    is made again on (a penalty issued in its place keeps them as its ``history_seen``).
+    ``event`` is the event's engine context
+    (level, stage, games per match); the record's own level and stage take precedence.
+    Raises RuleError for an unknown ruleset only: a penalty the engine cannot decide again
+    (facts it refuses) is left unflagged.
+    """
+    counted = counted_penalties(records)
+    kept = resolutions(records)
+    by_player: dict[str, list[dict]] = {}
+    for r in counted:
+        by_player.setdefault(str(r["payload"].get("player")), []).append(r)
+    out = []
+    for penalties in by_player.values():
+        for position, record in enumerate(penalties):
+            flag = _check(record, penalties, position, ruleset_id, event or {})
+            if flag is None:
+                continue
+            resolution = kept.get(str(record["id"]))
+            flag["resolution"] = None if resolution is None else {
+                "record": resolution["id"], "judge": resolution.get("judge"),
+                "reason": resolution["payload"].get("reason")}
+            out.append(flag)
+    return sorted(out, key=lambda f: (f["created_ms"] or 0, str(f["record"])))
+
+
+def _check(record: dict, penalties: list[dict], position: int, ruleset_id: str, event: dict) -> dict | None:
+    payload = record["payload"]
+    seen = payload.get("history_seen")
+    if not isinstance(seen, list):
+        return None
+    seen = {str(x) for x in seen}
+    after = _saw(penalties, str(record["id"]))
+    unseen = [r for r in penalties[:position] if str(r["id"]) not in seen and str(r["id"]) not in after]
+    if not unseen:
+        return None
+    history = [r for i, r in enumerate(penalties)
+               if i != position and (i < position or str(r["id"]) in seen)]
+    facts = payload.get("facts") if isinstance(payload.get("facts"), dict) else {}
+    facts = {**facts, "infraction": payload.get("infraction"), "history": history_items(history, ruleset_id)}
+    context = {**event, **{k: payload[k] for k in EVENT_FIELDS if payload.get(k) is not None}}
+    try:
+        answer = evaluate({"ruleset": ruleset_id, "query": "penalty", "event": context, "facts": facts})
+    except RuleError:
+        return None
+    needs = [need["path"] for need in answer.get("needs") or []]
+    expected = None if needs else answer.get("penalty")
+    if not needs and expected == payload.get("penalty"):
+        return None
+    return {"record": record["id"], "player": payload.get("player"), "judge": record.get("judge"),
+            "created_ms": record.get("created_ms"), "infraction": payload.get("infraction"),
+            "recorded": payload.get("penalty"), "expected": expected, "needs": needs,
+            "unseen": [r["id"] for r in unseen], "history": [r["id"] for r in history]}
+
+
+def _saw(penalties: list[dict], record_id: str) -> set[str]:
+    """The ids of the penalties made after ``record_id`` for certain: those that saw it, and
+    those that saw one of those, whatever their times say."""
+    seen_by = {str(r["id"]): {str(x) for x in r["payload"].get("history_seen") or [] if isinstance(x, str)}
+               for r in penalties if isinstance(r["payload"].get("history_seen"), list)}
+    after: set[str] = set()
+    frontier = {record_id}
+    while frontier:
+        frontier = {rid for rid, seen in seen_by.items() if seen & frontier and rid not in after}
+        after |= frontier
+    return after
+
+
+def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> list[dict]:
+    """Every item, decided conflicts included, oldest first: ``[{"kind": "approval" |
+    "conflict", "record", "player", "judge", "created_ms", "infraction", "penalty", "table",
+    "round", "notes", ...}]``; a conflict item adds ``expected``, ``needs``, ``unseen``,
+    ``history`` and ``resolution`` (see conflicts). An approval item is there while the
+    penalty waits for the head judge's decision (a decision or a void of the penalty ends it);
+    a conflict item is there while the penalty is flagged (a void ends it; a resolution
+    record marks it kept)."""
+    decided = decisions(records)
+    items = []
+    for r in counted_penalties(records):
+        if r["payload"].get("head_judge") and str(r["id"]) not in decided:
+            items.append({"kind": "approval", **_about(r)})
+    by_id = {str(r["id"]): r for r in records if isinstance(r, dict)}
+    for flag in conflicts(records, ruleset_id, event):
+        items.append({"kind": "conflict", **_about(by_id[str(flag["record"])]),
+                      **{k: flag[k] for k in ("expected", "needs", "unseen", "history", "resolution")}})
+    return sorted(items, key=lambda i: (i["created_ms"] or 0, str(i["record"]), i["kind"]))
+
+
+def waiting(items: list[dict]) -> list[dict]:
+    """The items of ``review`` still waiting for the head judge (kept conflicts left out)."""
+    return [i for i in items if i["kind"] != "conflict" or i["resolution"] is None]
+
+
+def review_items(records: list[dict], ruleset_id: str, event: dict | None = None) -> list[dict]:
+    """The head judge's review list: the items of ``review`` still waiting (see waiting)."""
+    return waiting(review(records, ruleset_id, event))
+
+
+def _about(record: dict) -> dict:
+    payload = record["payload"]
+    return {"record": record["id"], "player": payload.get("player"), "judge": record.get("judge"),
+            "created_ms": record.get("created_ms"), "infraction": payload.get("infraction"),
+            "penalty": payload.get("penalty"), "table": payload.get("table"), "round": payload.get("round"),
+            "notes": payload.get("notes")}
