@@ -12,9 +12,9 @@ from .errors import ApiError, documented_errors
 from .events import get_event
 from .extensions import db
 from .jsonbody import Blueprint
-from .models import Record
-from .records import plain, readable
-from .schemas import EventDetailOut, HistoryOut, SyncIn, SyncOut
+from .reconcile import player_records, stored_items
+from .records import plain
+from .schemas import EventDetailOut, HistoryOut, ReviewOut, SyncIn, SyncOut
 from .sync import pull, push, record_json
 
 bp = Blueprint("device", __name__, url_prefix="/api/events",
@@ -90,9 +90,8 @@ def player_history(slug, player):
     event = get_event(slug)
     authorize(event, "read_history")
     key = int(player) if player.isascii() and player.isdigit() and len(player) <= 18 else player
-    records = readable(db.session.scalars(db.select(Record).where(
-        Record.event_id == event.id, Record.type.in_(("penalty", "approval", "void")))
-        .order_by(Record.seq)).all())
+    # read by the records.player index: the player's penalties and what names them
+    records = player_records(event, {str(key)})[str(key)]
     if isinstance(key, int):
         known = any(p.id == key for p in event.players)
     else:
@@ -102,3 +101,25 @@ def player_history(slug, player):
     history = history_of([plain(r) for r in records], key, event.ruleset)
     return {"player": key, "history": history, "as_of_ms": timeutil.now_ms(),
             "cursor": event.last_seq}
+
+
+@bp.get("/<slug>/review")
+@bp.response(200, ReviewOut)
+@documented_errors(bp, 401, 403, 404)
+@bp.doc(security=BEARER)
+def review_list(slug):
+    """The head judge's review list (shared_rules.review, kept current by reconcile.py):
+    `{"items": [{"kind": "approval" | "conflict", "record", "player", "player_name", "judge",
+    "created_ms", "infraction", "penalty", "table", "round", "notes", ...}], "kept": [...],
+    "as_of_ms"}`, oldest first. A conflict item adds `expected` (the penalty the policy gives
+    with every judge's records), `needs`, `unseen` and `history` (record ids); `kept` lists the
+    conflicts the head judge kept as issued, with their `resolution`. Head judges (and the
+    organiser's device) only: 403 for floor judges and scorekeepers."""
+    event = get_event(slug)
+    authorize(event, "read_review")
+    names = {str(p.id): p.name for p in event.players}
+    items, kept = [], []
+    for row in stored_items(event):
+        item = {**row.item, "player_name": names.get(str(row.item.get("player")), str(row.item.get("player")))}
+        (kept if item["kind"] == "conflict" and item.get("resolution") else items).append(item)
+    return {"items": items, "kept": kept, "as_of_ms": timeutil.now_ms()}

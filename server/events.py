@@ -276,7 +276,12 @@ def penalty_rows(event: Event) -> list[dict]:
     approval state and the ruleset's names: `{"id", "seq", "player", "player_name",
     "round", "table", "infraction", "infraction_name", "penalty", "penalty_name",
     "head_judge", "approval", "voided", "judge", "device", "device_id", "created_ms",
-    "received_ms", "notes"}` (`penalty_name` "no penalty" for null; several joined by " + ")."""
+    "received_ms", "notes", "flag", "kept"}` (`penalty_name` "no penalty" for null; several
+    joined by " + "; `flag` says what the policy gives with every judge's records for a
+    flagged penalty (shared_rules.review), `kept` the head judge's reason for keeping it)."""
+    from .reconcile import stored_items  # reconcile reads records through this module's helpers
+
+    flags = {i.record_id: i.item for i in stored_items(event) if i.kind == "conflict"}
     records, _ = stored_records(event, ("penalty", "approval", "void"))
     live = effective(records)
     live_ids = {r.id for r in live}
@@ -302,13 +307,32 @@ def penalty_rows(event: Event) -> list[dict]:
             "approval": approval_state(r, approvals), "voided": r.id not in live_ids,
             "judge": r.judge, "device": devices.get(r.device_id), "device_id": r.device_id,
             "created_ms": r.created_ms,
-            "received_ms": r.received_ms, "notes": p.get("notes")})
+            "received_ms": r.received_ms, "notes": p.get("notes"),
+            "flag": flag_text(flags[r.id], penalty_names) if r.id in flags else None,
+            "kept": (flags[r.id].get("resolution") or {}).get("reason") if r.id in flags else None})
     return rows
+
+
+def flag_text(item: dict, penalty_names: dict[str, str]) -> str:
+    """"recorded Warning; with every judge's records the policy gives Match Loss" for a
+    conflict item (shared_rules.review), in the ruleset's names."""
+    def name(value):
+        issued = value if isinstance(value, list) else [value] if value else []
+        return " + ".join(penalty_names.get(i, _readable(i)) for i in issued) or "no penalty"
+
+    unseen = len(item.get("unseen") or [])
+    earlier = f"{unseen} earlier penalt{'y' if unseen == 1 else 'ies'} it did not see"
+    if item.get("needs"):
+        return (f"recorded {name(item.get('penalty'))}; with {earlier}, the policy needs "
+                + ", ".join(item["needs"]) + " to decide")
+    return f"recorded {name(item.get('penalty'))}; with every judge's records ({earlier}) the policy gives " \
+        + name(item.get("expected"))
 
 
 CSV_COLUMNS = ["seq", "id", "round", "table", "player", "player_name", "infraction",
                "infraction_name", "penalty", "penalty_name", "head_judge", "approval", "voided",
-               "judge", "device", "created_utc", "received_utc", "created_ms", "received_ms", "notes"]
+               "judge", "device", "created_utc", "received_utc", "created_ms", "received_ms", "notes",
+               "flag", "kept"]
 # a spreadsheet runs a cell starting with one of these as a formula (also after leading
 # spaces or control characters, which some spreadsheets skip)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")

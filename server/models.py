@@ -33,6 +33,11 @@ class Event(db.Model):
     last_seq: Mapped[int] = mapped_column(BigInteger, default=0)
     # bumped by every change to rounds, pauses, tables or stage (see clock.bump)
     clock_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # the last record sequence number the stored review items account for (reconcile.py)
+    review_seq: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # the organiser's setting: from this penalty of the ruleset up, the head judge confirms
+    # (on top of what the policy itself reserves); null: the policy alone decides
+    head_judge_from: Mapped[str | None] = mapped_column(String(64))
     created_ms: Mapped[int] = mapped_column(BigInteger)
 
     players: Mapped[list["Player"]] = relationship(
@@ -124,6 +129,7 @@ class Record(db.Model):
     __table_args__ = (
         UniqueConstraint("event_id", "seq"),
         Index("ix_records_event_type", "event_id", "type"),
+        Index("ix_records_event_player", "event_id", "player"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)  # the phone's UUID
@@ -137,6 +143,26 @@ class Record(db.Model):
     payload: Mapped[dict] = mapped_column(JSON)
     # the record a void or an approval points at (copied out of the payload for look-ups)
     target: Mapped[str | None] = mapped_column(String(36), index=True)
+    # a penalty's player as text (a player id or a name, copied out of the payload), so a
+    # player's history is read by an index and not by scanning the event's records
+    player: Mapped[str | None] = mapped_column(String(200))
+
+
+class ReviewItem(db.Model):
+    """What the head judge's review list holds for one penalty record, worked out from the
+    records by shared_rules.review and kept up to date by reconcile.py: `kind` "approval"
+    (waiting for the head judge) or "conflict" (flagged; `item.resolution` set once kept)."""
+
+    __tablename__ = "review_items"
+    __table_args__ = (Index("ix_review_items_event_player", "event_id", "player"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    player: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(16))
+    record_id: Mapped[str] = mapped_column(String(36))
+    created_ms: Mapped[int | None] = mapped_column(BigInteger)
+    item: Mapped[dict] = mapped_column(JSON)
 
 
 class OrganiserSession(db.Model):

@@ -43,6 +43,7 @@ from .events import (
 from .extensions import api, db
 from .fields import MAX_BIGINT
 from .models import STAGES, Device, Event
+from .reconcile import stored_items
 from .records import MAX_ROUND
 from .rules import RuleError, rulesets
 from .sync import push
@@ -151,12 +152,28 @@ def event_page(slug):
     join_url = urls.join_url(event.join_code)
     penalties = [{**row, "device": labels.get(row["device_id"], row["device"])}
                  for row in penalty_rows(event)]
+    review = review_rows(event, penalties)
     return render_template(
         "organiser/event.html", event=event, clock=clock, players=players, devices=devices, stages=STAGES,
-        penalties=penalties, unreadable=unreadable_records(event), join_url=join_url, now_ms=now,
+        penalties=penalties, review=review, unreadable=unreadable_records(event), join_url=join_url, now_ms=now,
         join_unreachable=urls.phones_cannot_reach(join_url), join_insecure=join_url.startswith("http:"),
         time_left=_time_left(clock["round"], now), ago=lambda ms: _ago(ms, now),
         qr_svg=segno.make(join_url, error="m").svg_inline(scale=4))
+
+
+def review_rows(event: Event, penalties: list[dict]) -> list[dict]:
+    """What waits for the head judge (reconcile.stored_items, kept conflicts left out), with
+    the penalty rows' names: `{"kind", "record", "player_name", "judge", "table", "round",
+    "notes", "penalty_name", "infraction_name", "flag"}`."""
+    by_id = {p["id"]: p for p in penalties}
+    rows = []
+    for item in stored_items(event):
+        row = by_id.get(item.record_id)
+        if row is None or (item.kind == "conflict" and item.item.get("resolution")):
+            continue
+        rows.append({"kind": item.kind, "record": item.record_id, **{k: row[k] for k in (
+            "player_name", "judge", "table", "round", "notes", "penalty_name", "infraction_name", "flag")}})
+    return rows
 
 
 def device_rows(event: Event) -> list[dict]:

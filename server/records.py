@@ -14,7 +14,8 @@ Adding a record type: a payload schema here, in PAYLOADS, and its row in roles.R
 
 import json
 
-from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load
+from marshmallow.validate import Length
 
 from .errors import first_error
 from .fields import MAX_BIGINT, Bool, Choice, Int, Json, Number, RuleId, Text
@@ -29,6 +30,7 @@ MAX_ROUND = 999
 MAX_NAME = 200  # a player's name (as the players table holds it)
 MAX_NOTES = 2000
 MAX_PENALTIES = 8  # penalty ids one record may issue together
+MAX_SEEN = 500  # record ids a penalty's history_seen may name
 
 
 def allowed_penalty_ids(event) -> frozenset[str]:
@@ -174,6 +176,19 @@ class PenaltyPayload(PayloadSchema):
     level = RuleIdOf("level", allow_none=True)
     stage = Choice(STAGES, allow_none=True)
     notes = Text(MAX_NOTES, min_length=0, multiline=True, allow_none=True)
+    # the decision's facts without the history (the engine's penalty query), so it can be
+    # made again with every judge's records (shared_rules.review)
+    facts = Json(allow_none=True)
+    # the ids of the player's penalty records the decision's history held (history.seen_ids)
+    history_seen = fields.List(fields.UUID(), validate=Length(max=MAX_SEEN), allow_none=True)
+    # the flagged penalty this one is issued in place of (its void goes with it)
+    replaces = RecordRef(types=("penalty",), allow_none=True)
+
+    @post_load
+    def _ids_as_text(self, data, **kwargs):
+        if data.get("history_seen") is not None:
+            data["history_seen"] = [str(x) for x in data["history_seen"]]
+        return data
 
 
 class TimeExtensionPayload(PayloadSchema):
@@ -212,6 +227,13 @@ class ApprovalPayload(PayloadSchema):
     comment = Text(MAX_NOTES, min_length=0, multiline=True, allow_none=True)
 
 
+class ResolutionPayload(PayloadSchema):
+    """The head judge keeps a flagged penalty as issued (shared_rules.review), with a reason."""
+
+    record = RecordRef(types=("penalty",), required=True)
+    reason = Text(MAX_NOTES, multiline=True, required=True)
+
+
 class VoidPayload(PayloadSchema):
     record = RecordRef(exclude=("void",), required=True)
     reason = Text(MAX_NOTES, multiline=True, required=True)
@@ -223,6 +245,7 @@ PAYLOADS = {
     "match_result": MatchResultPayload(),
     "time_call": TimeCallPayload(),
     "approval": ApprovalPayload(),
+    "resolution": ResolutionPayload(),
     "void": VoidPayload(),
 }
 
@@ -254,8 +277,13 @@ def target_of(record_type: str, payload: dict) -> str | None:
     """The id of the record a record points at (a void's or an approval's), or None."""
     for name, field in event_refs(record_type).items():
         if isinstance(field, RecordRef):
-            return payload[name]
+            return payload.get(name)
     return None
+
+
+def player_key(record_type: str, payload: dict) -> str | None:
+    """A penalty's player as text (the records.player column), or None for other types."""
+    return str(payload["player"]) if record_type == "penalty" else None
 
 
 def check_shape(raw) -> tuple[dict | None, str | None]:

@@ -25,6 +25,7 @@ ACTIONS = {
     "sync": DEVICES,  # push what RECORDS lets the role write, pull what it lets it read
     "read_history": JUDGES,  # a player's penalties (with every judge's)
     "void_any": HEADS,  # void another device's record (otherwise only one's own)
+    "read_review": HEADS,  # the head judge's review list
     "organiser_pages": ("organiser",),
 }
 
@@ -37,6 +38,7 @@ RECORDS = {
     "time_call": (JUDGES, DEVICES),
     "match_result": (DEVICES, DEVICES),
     "approval": (HEADS, JUDGES),
+    "resolution": (HEADS, JUDGES),
     "void": (DEVICES, DEVICES),
 }
 

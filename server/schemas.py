@@ -164,6 +164,16 @@ class SyncOut(Schema):
     server_ms = fields.Integer()
 
 
+class ReviewOut(Schema):
+    items = fields.List(fields.Dict(), metadata={
+        "description": "what waits for the head judge, oldest first (shared_rules.review): "
+                       "{kind: approval | conflict, record, player, player_name, judge, created_ms, "
+                       "infraction, penalty, table, round, notes; a conflict adds expected, needs, "
+                       "unseen, history, resolution}"})
+    kept = fields.List(fields.Dict(), metadata={"description": "conflicts the head judge kept as issued"})
+    as_of_ms = fields.Integer()
+
+
 class HistoryOut(Schema):
     player = fields.Raw()
     history = fields.List(fields.Dict(), metadata={

@@ -13,7 +13,8 @@ from sqlalchemy.exc import IntegrityError
 from . import roles, timeutil
 from .extensions import db
 from .models import Device, Event, Pairing, Player, Record, Round
-from .records import PlayerRef, check_shape, event_refs, readable
+from .reconcile import reconcile
+from .records import PlayerRef, check_shape, event_refs, player_key, readable
 
 FIELDS = ("type", "device", "judge", "created_ms", "payload")
 
@@ -117,7 +118,8 @@ def _push_once(event: Event, device: Device, raw_records: list) -> list[dict]:
             continue
         row = Record(id=rec["id"], event_id=event.id, type=rec["type"], device_id=device.id,
                      judge=rec["judge"], created_ms=rec["created_ms"], received_ms=now,
-                     payload=rec["payload"], target=rec["target"])
+                     payload=rec["payload"], target=rec["target"],
+                     player=player_key(rec["type"], rec["payload"]))
         batch.known[row.id] = row  # later records of the batch may void or approve it
         new.append(row)
         results.append({"id": rid, "status": "accepted"})
@@ -130,6 +132,8 @@ def _push_once(event: Event, device: Device, raw_records: list) -> list[dict]:
         for seq, row in enumerate(new, start=last - len(new) + 1):
             row.seq = seq
         db.session.add_all(new)
+        db.session.flush()
+        reconcile(event, last)  # under the event row's lock, like the numbers
     device.last_seen_ms = now
     db.session.commit()
     return results

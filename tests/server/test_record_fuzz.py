@@ -69,7 +69,8 @@ def stage(app, client, now):
         "penalty": lambda: head.penalty(ada, infraction="usc_minor", penalty="game_loss", notes="n",
                                         ruleset="dci-upg", level="competitive", stage="swiss",
                                         base_penalty="warning", upgraded=True, head_judge=False,
-                                        intentional=False, minor=True),
+                                        intentional=False, minor=True, facts={"infraction": "usc_minor"},
+                                        history_seen=[target["id"]]),
         "time_extension": lambda: head.record("time_extension", {"table": 1, "round": 1, "minutes": 2,
                                                                  "reason": "deck_check"}),
         "match_result": lambda: head.record("match_result", {"table": 1, "round": 1, "result": "A",
@@ -78,6 +79,7 @@ def stage(app, client, now):
                                                        "answer": {"match": "draw"}, "result": None}),
         "approval": lambda: head.record("approval", {"record": target["id"], "approved": True,
                                                      "comment": "ok"}),
+        "resolution": lambda: head.record("resolution", {"record": target["id"], "reason": "kept"}),
         "void": lambda: head.record("void", {"record": extension["id"], "reason": "entered twice"}),
     }
     assert set(good) == set(PAYLOADS)  # a new record type must be fuzzed too
@@ -93,6 +95,7 @@ def _views(app, client, event, head, organiser_client):
         "organiser page": organiser_client.get(f"/organiser/events/{slug}").status_code,
         "csv": organiser_client.get(f"/organiser/events/{slug}/penalties.csv").status_code,
         "json": organiser_client.get(f"/organiser/events/{slug}/penalties.json").status_code,
+        "review": client.get(f"/api/events/{slug}/review", headers=head.headers).status_code,
     }
     for player in [*event["players"].values(), "Walk-in Wally"]:
         res = client.get(f"/api/events/{slug}/players/{player}/history", headers=head.headers)

@@ -26,11 +26,13 @@ EXPECTED = {
     "GET /api/events/<slug>":                "-YYY---",
     "POST /api/events/<slug>/sync":          "-YYY---",
     "GET .../players/<p>/history":           "-YY----",
+    "GET /api/events/<slug>/review":         "--Y----",
     "push penalty":                          "-YY----",
     "push time_extension":                   "-YY----",
     "push time_call":                        "-YY----",
     "push match_result":                     "-YYY---",
     "push approval":                         "--Y----",
+    "push resolution":                       "--Y----",
     "push void of own record":               "-YYY---",
     "push void of another's record":         "--Y----",
     "pull penalties":                        "-YY----",
@@ -110,6 +112,7 @@ def _attempt(world, subject, action) -> bool:
         "POST /api/events/<slug>/sync": ("post", f"/api/events/{slug}/sync", {"device": phone.id if phone else 1}),
         "GET .../players/<p>/history": ("get", f"/api/events/{slug}/players/{event['players']['Ada Brook']}/history",
                                         None),
+        "GET /api/events/<slug>/review": ("get", f"/api/events/{slug}/review", None),
     }
     method, path, body = requests[action]
     res = getattr(client, method)(path, headers=headers, json=body) if body is not None \
@@ -139,6 +142,7 @@ def _records_action(world, subject, phone, action):
                                                         "result": None}),
         "match_result": lambda: phone.record("match_result", {"table": 3, "round": 1, "result": "B"}),
         "approval": lambda: phone.record("approval", {"record": world["penalty"]["id"], "approved": True}),
+        "resolution": lambda: phone.record("resolution", {"record": world["penalty"]["id"], "reason": "kept"}),
         "void of own record": lambda: phone.record("void", {"record": own["id"], "reason": "mine, wrong"}),
         "void of another's record": lambda: phone.record("void", {"record": world["others"]["id"],
                                                                   "reason": "wrong"}),
@@ -210,7 +214,8 @@ def test_the_expected_table_is_what_roles_py_says():
         for role, i in column.items():
             assert (EXPECTED[f"push {record_type}"][i] == "Y") == (role in writers), (record_type, role)
     for action, key in [("GET /api/events/<slug>", "read_event"), ("GET .../players/<p>/history", "read_history"),
-                        ("push void of another's record", "void_any")]:
+                        ("push void of another's record", "void_any"),
+                        ("GET /api/events/<slug>/review", "read_review")]:
         for role, i in column.items():
             assert (EXPECTED[action][i] == "Y") == roles.may(role, key), (action, role)
     for role, i in column.items():
