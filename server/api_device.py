@@ -12,6 +12,7 @@ from .errors import ApiError, documented_errors
 from .events import get_event
 from .extensions import db
 from .jsonbody import Blueprint
+from .models import Player
 from .reconcile import player_records, stored_items
 from .records import plain
 from .schemas import EventDetailOut, HistoryOut, ReviewOut, SyncIn, SyncOut
@@ -93,7 +94,8 @@ def player_history(slug, player):
     # read by the records.player index: the player's penalties and what names them
     records = player_records(event, {str(key)})[str(key)]
     if isinstance(key, int):
-        known = any(p.id == key for p in event.players)
+        known = key < 2**31 and db.session.scalar(db.select(Player.id).where(
+            Player.id == key, Player.event_id == event.id)) is not None
     else:
         known = any(r.type == "penalty" and r.payload.get("player") == key for r in records)
     if not known:

@@ -28,8 +28,9 @@ def player_records(event: Event, players: set[str]) -> dict[str, list[Record]]:
     players. Raises nothing; unreadable rows are left out (records.readable)."""
     if not players:
         return {}
-    penalties = readable(db.session.scalars(db.select(Record).where(
-        Record.event_id == event.id, Record.type == "penalty", Record.player.in_(players))).all())
+    # only penalties have a player; filtering on the player alone keeps the query on its index
+    penalties = [r for r in readable(db.session.scalars(db.select(Record).where(
+        Record.event_id == event.id, Record.player.in_(players))).all()) if r.type == "penalty"]
     by_id = {r.id: r for r in penalties}
     first = _naming(event, set(by_id))
     second = _naming(event, {r.id for r in first})
@@ -49,8 +50,10 @@ def player_records(event: Event, players: set[str]) -> dict[str, list[Record]]:
 def _naming(event: Event, ids: set[str]) -> list[Record]:
     if not ids:
         return []
-    return readable(db.session.scalars(db.select(Record).where(
-        Record.event_id == event.id, Record.type.in_(TARGETING), Record.target.in_(ids))).all())
+    # by the target index alone: with the event or the type in the query, SQLite's planner
+    # takes the (event, type) index and reads every record of the event
+    return [r for r in readable(db.session.scalars(db.select(Record).where(Record.target.in_(ids))).all())
+            if r.type in TARGETING and r.event_id == event.id]
 
 
 def touched_players(event: Event, since: int) -> set[str]:

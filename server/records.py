@@ -307,9 +307,42 @@ def check_shape(raw) -> tuple[dict | None, str | None]:
     return rec, None
 
 
+# stored_problem's verdicts by the row's content: records are immutable, so a row read again
+# (every reconciliation and view reads the same rows) is not checked again
+_VERDICTS: dict[tuple, str | None] = {}
+MAX_VERDICTS = 200_000
+
+
+def _verdict_key(row) -> tuple:
+    return (row.id, row.type, row.judge, row.created_ms, row.target,
+            json.dumps(row.payload, sort_keys=True, ensure_ascii=False, allow_nan=True))
+
+
+def known_readable(rows) -> None:
+    """Note rows just checked by `check_shape` (and stored) as readable."""
+    if len(_VERDICTS) + len(rows) >= MAX_VERDICTS:
+        _VERDICTS.clear()
+    for row in rows:
+        _VERDICTS[_verdict_key(row)] = None
+
+
 def stored_problem(row) -> str | None:
     """Why a stored record cannot be read (shown, exported, pulled), or None. Rows come in
-    through `check_shape`; this guards every view against anything else a database holds."""
+    through `check_shape`; this guards every view against anything else a database holds.
+    The verdict is kept per row content (id, type, judge, times, target and payload text), so
+    a row that somehow changes in place is checked again."""
+    try:
+        key = _verdict_key(row)
+    except (TypeError, ValueError):
+        return _problem(row)
+    if key not in _VERDICTS:
+        if len(_VERDICTS) >= MAX_VERDICTS:
+            _VERDICTS.clear()
+        _VERDICTS[key] = _problem(row)
+    return _VERDICTS[key]
+
+
+def _problem(row) -> str | None:
     schema = PAYLOADS.get(row.type) if isinstance(row.type, str) else None
     if schema is None:
         return f"type: unknown type {str(row.type)[:40]!r}"

@@ -14,7 +14,7 @@ from . import roles, timeutil
 from .extensions import db
 from .models import Device, Event, Pairing, Player, Record, Round
 from .reconcile import reconcile
-from .records import PlayerRef, check_shape, event_refs, player_key, readable
+from .records import PlayerRef, check_shape, event_refs, known_readable, player_key, readable
 
 FIELDS = ("type", "device", "judge", "created_ms", "payload")
 
@@ -133,6 +133,7 @@ def _push_once(event: Event, device: Device, raw_records: list) -> list[dict]:
             row.seq = seq
         db.session.add_all(new)
         db.session.flush()
+        known_readable(new)  # checked above: views and reconciliation need not check them again
         reconcile(event, last)  # under the event row's lock, like the numbers
     device.last_seen_ms = now
     db.session.commit()

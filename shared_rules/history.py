@@ -47,16 +47,26 @@ def _ms(record: dict) -> int:
 
 def voided(records: list[dict]) -> set[str]:
     """Ids of the records some void record cancels."""
-    return {str(r["payload"].get("record")) for r in ordered(records)
+    return voided_in(ordered(records))
+
+
+def voided_in(log: list[dict]) -> set[str]:
+    """voided() of records already ``ordered``."""
+    return {str(r["payload"].get("record")) for r in log
             if r.get("type") == "void" and isinstance(r.get("payload"), dict)}
 
 
 def decisions(records: list[dict]) -> dict[str, bool]:
     """``{penalty record id: approved}``: the head judge's latest decision on each penalty
     (approval records that a void cancels do not count)."""
-    cancelled = voided(records)
+    return decisions_in(ordered(records))
+
+
+def decisions_in(log: list[dict]) -> dict[str, bool]:
+    """decisions() of records already ``ordered``."""
+    cancelled = voided_in(log)
     out: dict[str, bool] = {}
-    for r in ordered(records):
+    for r in log:
         payload = r.get("payload")
         if r.get("type") == "approval" and str(r.get("id")) not in cancelled and isinstance(payload, dict) \
                 and isinstance(payload.get("approved"), bool):
@@ -67,9 +77,14 @@ def decisions(records: list[dict]) -> dict[str, bool]:
 def counted_penalties(records: list[dict]) -> list[dict]:
     """The penalty records that count toward later penalties, oldest first: not voided and
     not refused by the head judge (a penalty still waiting for the head judge counts)."""
-    cancelled = voided(records)
-    refused = {record_id for record_id, approved in decisions(records).items() if not approved}
-    return [r for r in ordered(records)
+    return counted_in(ordered(records))
+
+
+def counted_in(log: list[dict]) -> list[dict]:
+    """counted_penalties() of records already ``ordered``."""
+    cancelled = voided_in(log)
+    refused = {record_id for record_id, approved in decisions_in(log).items() if not approved}
+    return [r for r in log
             if r.get("type") == "penalty" and isinstance(r.get("payload"), dict)
             and str(r.get("id")) not in cancelled and str(r.get("id")) not in refused]
 

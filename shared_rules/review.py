@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from .engine import evaluate
 from .errors import RuleError
-from .history import counted_penalties, decisions, history_items, ordered, voided
+from .history import counted_in, decisions_in, history_items, ordered, voided_in
 
 EVENT_FIELDS = ("level", "stage")  # what a penalty record keeps of its event (history.penalty_payload)
 
@@ -42,9 +42,13 @@ EVENT_FIELDS = ("level", "stage")  # what a penalty record keeps of its event (h
 def resolutions(records: list[dict]) -> dict[str, dict]:
     """``{penalty record id: the latest resolution record that keeps it}`` (voided
     resolutions do not count)."""
-    cancelled = voided(records)
+    return _resolutions(ordered(records))
+
+
+def _resolutions(log: list[dict]) -> dict[str, dict]:
+    cancelled = voided_in(log)
     out: dict[str, dict] = {}
-    for r in ordered(records):
+    for r in log:
         payload = r.get("payload")
         if r.get("type") == "resolution" and str(r.get("id")) not in cancelled and isinstance(payload, dict):
             out[str(payload.get("record"))] = r
@@ -66,8 +70,12 @@ def conflicts(records: list[dict], ruleset_id: str, event: dict | None = None) -
     Raises RuleError for an unknown ruleset only: a penalty the engine cannot decide again
     (facts it refuses) is left unflagged.
     """
-    counted = counted_penalties(records)
-    kept = resolutions(records)
+    return _conflicts(ordered(records), ruleset_id, event)
+
+
+def _conflicts(log: list[dict], ruleset_id: str, event: dict | None) -> list[dict]:
+    counted = counted_in(log)
+    kept = _resolutions(log)
     by_player: dict[str, list[dict]] = {}
     for r in counted:
         by_player.setdefault(str(r["payload"].get("player")), []).append(r)
@@ -91,8 +99,10 @@ def _check(record: dict, penalties: list[dict], position: int, ruleset_id: str, 
     if not isinstance(seen, list):
         return None
     seen = {str(x) for x in seen}
-    after = _saw(penalties, str(record["id"]))
-    unseen = [r for r in penalties[:position] if str(r["id"]) not in seen and str(r["id"]) not in after]
+    unseen = [r for r in penalties[:position] if str(r["id"]) not in seen]
+    if unseen:  # those made after this one for certain are not unseen, whatever their times
+        after = _saw(penalties, str(record["id"]))
+        unseen = [r for r in unseen if str(r["id"]) not in after]
     if not unseen:
         return None
     history = [r for i, r in enumerate(penalties)
@@ -135,13 +145,14 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> l
     penalty waits for the head judge's decision (a decision or a void of the penalty ends it);
     a conflict item is there while the penalty is flagged (a void ends it; a resolution
     record marks it kept)."""
-    decided = decisions(records)
+    log = ordered(records)
+    decided = decisions_in(log)
     items = []
-    for r in counted_penalties(records):
+    for r in counted_in(log):
         if r["payload"].get("head_judge") and str(r["id"]) not in decided:
             items.append({"kind": "approval", **_about(r)})
-    by_id = {str(r["id"]): r for r in records if isinstance(r, dict)}
-    for flag in conflicts(records, ruleset_id, event):
+    by_id = {str(r["id"]): r for r in log}
+    for flag in _conflicts(log, ruleset_id, event):
         items.append({"kind": "conflict", **_about(by_id[str(flag["record"])]),
                       **{k: flag[k] for k in ("expected", "needs", "unseen", "history", "resolution")}})
     return sorted(items, key=lambda i: (i["created_ms"] or 0, str(i["record"]), i["kind"]))
