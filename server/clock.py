@@ -142,7 +142,8 @@ def event_summary(event: Event) -> dict:
     """The public description of an event (no personal data)."""
     return {"slug": event.slug, "name": event.name, "ruleset": event.ruleset,
             "level": event.level, "stage": event.stage,
-            "games_per_match": event.games_per_match, "round_minutes": event.round_minutes}
+            "games_per_match": event.games_per_match, "round_minutes": event.round_minutes,
+            "head_judge_from": event.head_judge_from}
 
 
 def clock_state(event: Event) -> dict:

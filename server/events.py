@@ -51,7 +51,7 @@ def create_event(name: str, ruleset: str, level: str | None = None, stage: str =
                   level=settings.get("level"), stage=settings["stage"],
                   games_per_match=settings.get("games_per_match"),
                   round_minutes=settings.get("round_minutes"), game=settings.get("game"),
-                  created_ms=timeutil.now_ms())
+                  head_judge_from=settings.get("head_judge_from"), created_ms=timeutil.now_ms())
     db.session.add(event)
     db.session.commit()
     return event
@@ -66,11 +66,21 @@ def set_stage(event: Event, stage: str) -> None:
     db.session.commit()
 
 
+def set_head_judge_from(event: Event, penalty: str | None) -> None:
+    """The organiser's setting: from `penalty` (a penalty id of the ruleset) up the head judge
+    confirms; None or "" for the policy alone (where the ruleset states no default). Checked
+    by the engine like any setting; raises RuleError (field `event.head_judge_from`)."""
+    settings = check_event_settings(event.ruleset, {**engine_event(event), "head_judge_from": penalty or None})
+    event.head_judge_from = settings.get("head_judge_from")
+    bump(event)
+    db.session.commit()
+
+
 def engine_event(event: Event) -> dict:
     """The engine's event context for this event (absent values left out)."""
     context = {"level": event.level, "stage": event.stage,
                "games_per_match": event.games_per_match, "round_minutes": event.round_minutes,
-               "game": event.game}
+               "game": event.game, "head_judge_from": event.head_judge_from}
     return {k: v for k, v in context.items() if v is not None}
 
 

@@ -34,6 +34,8 @@ from .events import (
     penalties_csv,
     penalty_rows,
     revoke,
+    rule_names,
+    set_head_judge_from,
     set_role,
     unreadable_records,
 )
@@ -45,7 +47,7 @@ from .fields import MAX_BIGINT
 from .models import STAGES, Device, Event
 from .reconcile import stored_items
 from .records import MAX_ROUND
-from .rules import RuleError, rulesets
+from .rules import RuleError, load_ruleset, rulesets
 from .sync import push
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser", template_folder="templates")
@@ -153,9 +155,12 @@ def event_page(slug):
     penalties = [{**row, "device": labels.get(row["device_id"], row["device"])}
                  for row in penalty_rows(event)]
     review = review_rows(event, penalties)
+    ruleset_data = load_ruleset(event.ruleset)
     return render_template(
         "organiser/event.html", event=event, clock=clock, players=players, devices=devices, stages=STAGES,
         penalties=penalties, review=review, unreadable=unreadable_records(event), join_url=join_url, now_ms=now,
+        ruleset_penalties=ruleset_data.get("penalties", []),
+        head_judge_default=ruleset_data.get("defaults", {}).get("head_judge_from"),
         join_unreachable=urls.phones_cannot_reach(join_url), join_insecure=join_url.startswith("http:"),
         time_left=_time_left(clock["round"], now), ago=lambda ms: _ago(ms, now),
         qr_svg=segno.make(join_url, error="m").svg_inline(scale=4))
@@ -262,6 +267,18 @@ def set_stage(slug):
     event = get_event(slug)
     change_stage(event, request.form.get("stage") or "")
     return f"Stage: {event.stage}."
+
+
+@bp.post("/events/<slug>/head-judge")
+@organiser_required
+@_form_action
+def head_judge_from(slug):
+    """The penalty from which the head judge confirms (events.set_head_judge_from)."""
+    event = get_event(slug)
+    set_head_judge_from(event, request.form.get("head_judge_from") or None)
+    names = rule_names(event.ruleset)[1]
+    return (f"The head judge confirms from {names.get(event.head_judge_from, event.head_judge_from)} up."
+            if event.head_judge_from else "The policy alone says what the head judge confirms.")
 
 
 def _csv_text() -> str:

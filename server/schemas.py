@@ -53,6 +53,8 @@ class EventOut(Schema):
     stage = fields.String()
     games_per_match = fields.Integer(allow_none=True)
     round_minutes = fields.Float(allow_none=True)
+    head_judge_from = fields.String(allow_none=True, metadata={
+        "description": "the organiser's setting: from this penalty up the head judge confirms (null: policy alone)"})
 
 
 class PauseOut(Schema):

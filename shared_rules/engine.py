@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import library
+from . import event_settings, library
 from . import vocabulary as vocab
 from .errors import MissingFact, RuleError
 from .expr import ABSENT, Frame, split_path
@@ -166,7 +166,7 @@ def evaluate(request: Any) -> dict:
     check_groups(facts, query.groups)
     search = _Search(ruleset, query)
     outcome = search.explore(event, facts)
-    return search.answer(outcome)
+    return event_settings.apply(search.answer(outcome), event, ruleset.data)
 
 
 def _required_text(request: dict, key: str) -> str:

@@ -32,7 +32,7 @@ def test_before_round_one_the_clock_has_no_round(client, event, now):
     assert body["server_ms"] == T0
     assert body["event"] == {"slug": event["slug"], "name": "Test Open", "ruleset": "wotf",
                              "level": "competitive", "stage": "swiss", "games_per_match": 1,
-                             "round_minutes": 50.0}
+                             "round_minutes": 50.0, "head_judge_from": None}
 
 
 def test_a_running_round_ends_round_minutes_after_its_start(app, client, event, now):

@@ -310,3 +310,28 @@ def test_round_minutes_outside_1_to_600_are_refused_clearly(app, organiser, even
                           round_minutes="600")
     with app.app_context():
         assert db.session.scalar(db.select(Event.round_minutes).where(Event.name == "Long")) == 600.0
+
+
+def test_the_organiser_chooses_from_which_penalty_the_head_judge_confirms(app, organiser, client):
+    # The Yu-Gi-Oh! guide names no head-judge step: the ruleset's default is Disqualification.
+    organiser.form("/organiser/events", name="Locals", ruleset_level="yugioh|tier2")
+    with app.app_context():
+        ev = db.session.scalar(db.select(Event).where(Event.name == "Locals"))
+        slug, setting = ev.slug, ev.head_judge_from
+    assert setting == "disqualification_with_prizes"
+    page = organiser.form(f"/organiser/events/{slug}/head-judge", head_judge_from="game_loss")
+    assert "The head judge confirms from Game Loss up." in page.get_data(as_text=True)
+    assert client.get(f"/api/events/{slug}/clock").get_json()["event"]["head_judge_from"] == "game_loss"
+    page = organiser.form(f"/organiser/events/{slug}/head-judge", head_judge_from="yellow_card")
+    assert "event.head_judge_from has an unknown value 'yellow_card'" in html.unescape(page.get_data(as_text=True))
+    with app.app_context():
+        assert db.session.scalar(db.select(Event.head_judge_from).where(Event.slug == slug)) == "game_loss"
+
+
+def test_where_the_policy_says_who_confirms_the_setting_can_be_left_to_the_policy(app, organiser, event):
+    page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
+    assert "the policy alone" in page
+    organiser.form(f"/organiser/events/{event['slug']}/head-judge", head_judge_from="match_loss")
+    organiser.form(f"/organiser/events/{event['slug']}/head-judge", head_judge_from="")
+    with app.app_context():
+        assert db.session.get(Event, event["id"]).head_judge_from is None
