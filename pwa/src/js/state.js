@@ -29,11 +29,16 @@ export async function useRuleset(id) {
   return app.ruleset;
 }
 
-/** The event context for the engine: {level, stage, games_per_match, round_minutes} (set ones only). */
+// The event's settings the engine reads (its event context) and the organiser may change:
+// kept in the session, followed from the clock and the device endpoint.
+const EVENT_FIELDS = ["stage", "level", "round_minutes", "games_per_match", "head_judge_from"];
+
+/** The event context for the engine: {level, stage, games_per_match, round_minutes,
+ * head_judge_from} (set ones only). */
 export function eventContext() {
   const e = app.session?.event || {};
   const ctx = {};
-  for (const key of ["level", "stage", "games_per_match", "round_minutes"]) {
+  for (const key of EVENT_FIELDS) {
     if (e[key] != null && e[key] !== "") ctx[key] = e[key];
   }
   return ctx;
@@ -102,10 +107,8 @@ export function penaltyName(p) {
   return found ? found.name : p;
 }
 
-const EVENT_FIELDS = ["stage", "level", "round_minutes", "games_per_match"];
-
-/** Follow the organiser's changes to the joined event (stage, level, round length, games per
- * match, from the clock or the device endpoint) and to this device's role; kept in the saved
+/** Follow the organiser's changes to the joined event (EVENT_FIELDS, from the clock or the
+ * device endpoint) and to this device's role; kept in the saved
  * session so every later engine request and record uses them. Resolves to true on a change. */
 export async function followEvent(summary, role = null) {
   const s = app.session;
