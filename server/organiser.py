@@ -20,6 +20,7 @@ from .auth import (
     organiser_required,
     start_organiser_session,
 )
+from .board import results_csv, round_board
 from .clock import clock_state, end_round, pause_round, resume_round, start_round
 from .errors import ApiError
 from .events import (
@@ -162,7 +163,7 @@ def event_page(slug):
         ruleset_penalties=ruleset_data.get("penalties", []),
         head_judge_default=ruleset_data.get("defaults", {}).get("head_judge_from"),
         join_unreachable=urls.phones_cannot_reach(join_url), join_insecure=join_url.startswith("http:"),
-        time_left=_time_left(clock["round"], now), ago=lambda ms: _ago(ms, now),
+        time_left=_time_left(clock["round"], now), board=round_board(event, now), ago=lambda ms: _ago(ms, now),
         qr_svg=segno.make(join_url, error="m").svg_inline(scale=4))
 
 
@@ -365,6 +366,22 @@ def approve(slug, record_id):
 def export_csv(slug):
     return Response(penalties_csv(get_event(slug)), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename=penalties-{slug}.csv"})
+
+
+@bp.get("/events/<slug>/results.csv")
+@organiser_required
+def export_results(slug):
+    """Every table's current result (board.result_rows) as CSV."""
+    return Response(results_csv(get_event(slug)), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename=results-{slug}.csv"})
+
+
+@bp.get("/events/<slug>/board.json")
+@organiser_required
+def board_json(slug):
+    """The round board (board.round_board) for the event page to follow without a reload."""
+    now = timeutil.now_ms()
+    return {**round_board(get_event(slug), now), "server_ms": now}
 
 
 @bp.get("/events/<slug>/penalties.json")

@@ -50,6 +50,9 @@ EXPECTED = {
     "organiser: approve a penalty":          "------Y",
     "organiser: export CSV":                 "------Y",
     "organiser: export JSON":                "------Y",
+    "organiser: export results CSV":         "------Y",
+    "organiser: round board":                "------Y",
+    "organiser: set the head-judge setting": "------Y",
     "organiser: log out (last: it ends the session)": "------Y",
 }
 
@@ -169,9 +172,11 @@ def _organiser_action(world, client, action):
         "revoke a device": (f"{base}/devices/{world['spare'].id}", {"action": "revoke"}),
         "new join code": (f"{base}/join-code", {}),
         "approve a penalty": (f"{base}/penalties/{world['penalty']['id']}/approval", {"approved": "1"}),
+        "set the head-judge setting": (f"{base}/head-judge", {"head_judge_from": "match_loss"}),
     }
     gets = {"events list": "/organiser/", "event page": base, "export CSV": f"{base}/penalties.csv",
-            "export JSON": f"{base}/penalties.json"}
+            "export JSON": f"{base}/penalties.json", "export results CSV": f"{base}/results.csv",
+            "round board": f"{base}/board.json"}
     if action in gets:
         res = client.get(gets[action])
         return res.status_code == 200

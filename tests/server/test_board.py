@@ -1,0 +1,85 @@
+"""The round board on the organiser's page: every table of the round with its state, time
+extensions, time left and result, outstanding first, until all results are in; and the
+results export."""
+
+import csv
+import io
+
+import pytest
+from server_helpers import Phone, add_event, set_role
+
+from server.clock import start_round
+from server.events import import_pairings
+from server.extensions import db
+from server.models import Event
+
+PLAYERS = tuple(f"Player {n:02d}" for n in range(1, 17))
+
+
+@pytest.fixture
+def event(app, now):
+    event = add_event(app, ruleset="wotf", level="competitive", players=PLAYERS)
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        pairs = "\n".join(f"{t},{PLAYERS[2 * t - 2]},{PLAYERS[2 * t - 1]}" for t in range(1, 9))
+        import_pairings(ev, 1, "table,player_a,player_b\n" + pairs + "\n")
+        start_round(ev)
+    return event
+
+
+def board(organiser, event):
+    res = organiser.get(f"/organiser/events/{event['slug']}/board.json")
+    assert res.status_code == 200
+    return res.get_json()
+
+
+def test_a_full_round_of_eight_tables_reaches_all_results_in(app, client, organiser, event, now):
+    judge, keeper = Phone(client, event, judge="Fay Floor"), Phone(client, event, judge="Sam Score")
+    set_role(app, keeper.id, "scorekeeper")
+    start = board(organiser, event)
+    assert [t["number"] for t in start["tables"]] == list(range(1, 9))
+    assert start["counts"] == {"time called": 0, "playing": 8, "result in": 0} and not start["all_in"]
+    assert start["tables"][0]["left_ms"] == 50 * 60_000
+    assert (start["tables"][0]["player_a"], start["tables"][0]["player_b"]) == ("Player 01", "Player 02")
+
+    # tables 1-3 end without time: results entered by the scorekeeper and a judge
+    keeper.sync([keeper.record("match_result", {"table": t, "round": 1, "result": "A"}) for t in (1, 2)])
+    judge.sync([judge.record("time_extension", {"table": 8, "round": 1, "minutes": 4, "reason": "deck_check"}),
+                judge.record("match_result", {"table": 3, "round": 1, "result": "draw"})])
+    now.advance(50 * 60_000)  # time is called: table 8 still has its four minutes
+    mid = board(organiser, event)
+    states = {t["number"]: t["state"] for t in mid["tables"]}
+    assert states == {1: "result in", 2: "result in", 3: "result in", 4: "time called", 5: "time called",
+                      6: "time called", 7: "time called", 8: "playing"}
+    assert [t["number"] for t in mid["tables"]] == [4, 5, 6, 7, 8, 1, 2, 3]  # outstanding first
+    table8 = next(t for t in mid["tables"] if t["number"] == 8)
+    assert (table8["extension_minutes"], table8["left_ms"]) == (4, 4 * 60_000)
+
+    # the end-of-match procedure ends in a result for 4-7; table 8's result is corrected once
+    judge.sync([judge.record("time_call", {"table": t, "round": 1, "facts": {}, "answer": {}, "result": "B"})
+                for t in (4, 5, 6, 7)])
+    wrong = judge.record("match_result", {"table": 8, "round": 1, "result": "A", "games": {"A": 1, "B": 0}})
+    judge.sync([wrong])
+    judge.sync([judge.record("void", {"record": wrong["id"], "reason": "wrong table"}),
+                judge.record("match_result", {"table": 8, "round": 1, "result": "B", "games": {"A": 0, "B": 1}})])
+    done = board(organiser, event)
+    assert done["all_in"] and done["counts"] == {"time called": 0, "playing": 0, "result in": 8}
+    assert next(t for t in done["tables"] if t["number"] == 8)["result"]["result"] == "B"
+    page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
+    assert "All results in." in page and "Player 16 wins 0–1" in page
+
+    rows = list(csv.DictReader(io.StringIO(organiser.get(
+        f"/organiser/events/{event['slug']}/results.csv").get_data(as_text=True))))
+    assert [(r["table"], r["result"], r["winner"]) for r in rows] == [
+        ("1", "A", "Player 01"), ("2", "A", "Player 03"), ("3", "draw", "draw"), ("4", "B", "Player 08"),
+        ("5", "B", "Player 10"), ("6", "B", "Player 12"), ("7", "B", "Player 14"), ("8", "B", "Player 16")]
+    assert {r["entered_as"] for r in rows} == {"result", "end-of-match procedure"}
+
+
+def test_before_a_round_the_board_says_so(app, organiser):
+    event = add_event(app)
+    body = board(organiser, event)
+    del body["server_ms"]
+    assert body == {"round": None, "tables": [], "all_in": False,
+                    "counts": {"time called": 0, "playing": 0, "result in": 0}}
+    assert "No round started yet." in organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
