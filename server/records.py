@@ -219,6 +219,8 @@ class TimeCallPayload(PayloadSchema):
     facts = Json(required=True)  # the engine's facts as asked (query time_call)
     answer = Json(required=True)  # the engine's answer
     result = Choice(RESULTS, allow_none=True)  # null: undecided
+    # who gave the result: the procedure's answer, or the head judge where the policy gives none
+    decided_by = Choice(("procedure", "head_judge"), allow_none=True)
 
 
 class ApprovalPayload(PayloadSchema):

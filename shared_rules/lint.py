@@ -125,6 +125,11 @@ def _query(data: dict, query: str, words: dict, event: dict, penalties: list) ->
     answer = words["answer"]
     penalty_fields = {name for name, spec in answer.items() if spec.get("type") in vocab.PENALTY_TYPES}
     deciding = {name for name, spec in answer.items() if spec.get("decides", True)}
+    for name, spec in answer.items():
+        for step, fact in (spec.get("continues") or {}).items():
+            if (words["facts"].get(fact) or {}).get("type") != "object":
+                problems.append(f"queries.{query}.answer.{name}.continues.{step}: {fact!r} is not an object fact "
+                                f"of the {query} query")
     checker = _Penalties(words["facts"], penalty_fields, penalties, data)
     for node in walk_query(data, query):
         rule = node.rule

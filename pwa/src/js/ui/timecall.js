@@ -114,17 +114,7 @@ export async function render(main) {
       steps.append(lastCard);
     }
     if (answer.match) {
-      const t = tableSel.value ? Number(tableSel.value) : null;
-      const done = h("div", { class: "card", id: "tc-result" },
-        h("p", { class: "big-penalty", "data-match": answer.match }, answer.match === "draw" ? RESULT_TEXT.draw : `${names[answer.match]} ${RESULT_TEXT[answer.match]}`),
-        t ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
-          const btn = ev.currentTarget;
-          btn.disabled = true;
-          await addRecord("time_call", { table: t, round: app.clock?.round?.number ?? 1, facts, answer, result: answer.match });
-          btn.replaceWith(h("p", { class: "ok-text", role: "status" }, "Recorded on this phone."));
-        } }, `Record the result for table ${t}`) : h("p", { class: "muted" }, "Pick a table to record this result."));
-      steps.append(done);
-      done.querySelector("button")?.focus();
+      offerRecord(answer, answer.match, "procedure");
       return;
     }
     const need = (answer.needs || [])[0];
@@ -135,7 +125,49 @@ export async function render(main) {
         setFact(need.path.startsWith("event.") ? eventFacts : facts, factName(need.path), value);
         step();
       }, names);
+      return;
     }
+    // A step after which the procedure goes on (the ruleset's answer.next.continues): once it
+    // is played, its questions follow (each time again, replacing the last one's answers).
+    const goOn = words.answer.next?.continues?.[answer.next];
+    if (goOn) {
+      const btn = h("button", { type: "button", class: "wide", id: "tc-continue", onclick: () => {
+        btn.disabled = true;
+        lastCard?.append(h("p", { class: "small answered" }, "Played."));
+        facts[goOn] = {};
+        step();
+      } }, "Played it: go on");
+      steps.append(h("div", { class: "card question" }, h("p", {}, `${nextText(answer)}, then go on.`), btn));
+      btn.focus();
+      return;
+    }
+    // The policy gives no result here: the head judge decides, and the screen records it.
+    steps.append(h("div", { class: "card question", id: "tc-head-judge" },
+      h("p", {}, h("strong", {}, "The policy does not settle this: the head judge decides the result.")),
+      h("p", { class: "muted" }, "Record the head judge's decision:"),
+      ["A", "B", "draw"].map((r) => h("button", { type: "button", "data-result": r, onclick: (ev) => {
+        for (const b of ev.currentTarget.parentElement.querySelectorAll("button")) b.disabled = true;
+        offerRecord(answer, r, "head_judge");
+      } }, r === "draw" ? "A draw" : `${names[r]} wins`))));
+    steps.querySelector("#tc-head-judge button")?.focus();
+  }
+
+  /** The match result with one tap to record it for the chosen table (a time_call record;
+   * `decided_by` "procedure" or "head_judge"). */
+  function offerRecord(answer, result, decidedBy) {
+    const t = tableSel.value ? Number(tableSel.value) : null;
+    const done = h("div", { class: "card", id: "tc-result" },
+      h("p", { class: "big-penalty", "data-match": result }, result === "draw" ? RESULT_TEXT.draw : `${names[result]} ${RESULT_TEXT[result]}`),
+      decidedBy === "head_judge" ? h("p", { class: "muted" }, "Decided by the head judge.") : null,
+      t ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
+        const btn = ev.currentTarget;
+        btn.disabled = true;
+        await addRecord("time_call", { table: t, round: app.clock?.round?.number ?? 1, facts, answer, result,
+                                       decided_by: decidedBy });
+        btn.replaceWith(h("p", { class: "ok-text", role: "status" }, "Recorded on this phone."));
+      } }, `Record the result for table ${t}`) : h("p", { class: "muted" }, "Pick a table to record this result."));
+    steps.append(done);
+    done.querySelector("button")?.focus();
   }
 
   /** The ruleset's own answer fields, shown as lines in the step (not the shared ones). */

@@ -1,0 +1,81 @@
+"""The Time! walk reaches a recorded result where the policy gives none (the head judge
+decides, and the screen records that decision) and where the procedure goes on after a step
+(a Wonders of the First play-off's additional Round asks for its Stones and goes round again)."""
+
+from .conftest import PHONE
+from .helpers import join, wait_synced
+
+
+def answer(page, fact, *, choose=None, numbers=None):
+    """Answer the question for `fact`: a choice button, or numbers typed then Next."""
+    question = f".question[data-fact='{fact}']"
+    page.wait_for_selector(question)
+    if choose is not None:
+        page.click(f"{question} [data-answer='{choose}']")
+        return
+    for i, n in enumerate(numbers):
+        page.fill(f"{question} input >> nth={i}", str(n))
+    page.click(f"{question} button[type=submit]")
+
+
+def start_walk(page, server, table=1):
+    page.goto(server.url + "/#/time")
+    page.select_option("#tc-table", str(table))
+    page.click("#tc-start")
+
+
+def test_where_the_policy_gives_no_result_the_head_judges_decision_is_recorded(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Erin")
+        start_walk(page, flask_server)
+        answer(page, "current_game.winner", choose="none")
+        answer(page, "current_game.round_reached", numbers=[7])
+        answer(page, "current_game.stones", numbers=[4, 4])
+        answer(page, "current_game.lowest_realm", choose="none")
+        page.wait_for_selector("#tc-head-judge")
+        assert "the head judge decides the result" in page.text_content("#tc-head-judge")
+        page.click("#tc-head-judge [data-result=B]")
+        page.wait_for_selector("#tc-result")
+        assert "Decided by the head judge." in page.text_content("#tc-result")
+        page.click("#tc-record")
+        page.wait_for_selector("#tc-result [role=status]")
+        wait_synced(page)
+        [record] = flask_server.records(event["slug"])
+        assert (record["type"], record["payload"]["result"], record["payload"]["decided_by"]) == (
+            "time_call", "B", "head_judge")
+    finally:
+        ctx.close()
+
+
+def test_a_play_off_s_additional_round_asks_for_its_stones_and_goes_round_again(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
+    flask_server.set_stage(event["slug"], "elimination")
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Erin")
+        start_walk(page, flask_server)
+        answer(page, "current_game.winner", choose="none")
+        answer(page, "current_game.stones", numbers=[3, 3])
+        answer(page, "current_game.lowest_realm", choose="none")
+        # tied on everything: one more Realm, one more Round, then its Stones are asked
+        page.click("#tc-continue")
+        answer(page, "additional_round.stones", numbers=[4, 4])
+        answer(page, "additional_round.lowest_realm", choose="none")
+        page.click("#tc-continue")  # tied again: another Round
+        answer(page, "additional_round.stones", numbers=[4, 6])
+        page.wait_for_selector("#tc-result")
+        assert page.get_attribute("#tc-result [data-match]", "data-match") == "B"
+        page.click("#tc-record")
+        page.wait_for_selector("#tc-result [role=status]")
+        wait_synced(page)
+        [record] = flask_server.records(event["slug"])
+        assert (record["payload"]["result"], record["payload"]["decided_by"]) == ("B", "procedure")
+        assert record["payload"]["facts"]["additional_round"] == {"stones": {"A": 4, "B": 6}}
+    finally:
+        ctx.close()
