@@ -1,37 +1,28 @@
 """The round board: every table of the current round with its state, its time extensions, the
 time it has left and its result; and the event's results as rows for the export.
 
-A table's result is its latest result that no void cancels: a `match_result` record (entered
-for a match that ended without time, or by a scorekeeper) or the result a `time_call` record
-ends with (the end-of-match procedure walked to its end). A correction voids the earlier one.
-States, outstanding tables first: `time called` (the table's time, with its extensions, is
-up and no result is in: the end-of-match procedure is under way), `playing`, then `result in`.
+A table's result is shared_rules.board.table_results: its latest `match_result` or
+`time_call` result that no void cancels. States, outstanding tables first: `time called`
+(the table's time, with its extensions, is up and no result is in: the end-of-match
+procedure is under way), `playing`, then `result in`.
 """
 
 from __future__ import annotations
 
+from shared_rules.board import RESULT_TYPES, table_results
+
 from .clock import clock_state
 from .events import stored_records, write_csv
 from .models import Event
-from .records import effective
+from .records import plain
 
-RESULT_TYPES = ("match_result", "time_call")
 STATES = ("time called", "playing", "result in")  # the board's order
 
 
 def results(event: Event) -> dict[tuple[int, int], dict]:
-    """`{(round, table): {"result": "A" | "B" | "draw", "games"?, "record", "type", "judge",
-    "created_ms"}}`: the latest result of each table that no void cancels (by the time it
-    was made, then by arrival)."""
+    """`{(round, table): shared_rules.board.table_results item}` for the event."""
     records, _ = stored_records(event, (*RESULT_TYPES, "void"))
-    out: dict[tuple[int, int], dict] = {}
-    for r in sorted(effective(records), key=lambda r: (r.created_ms, r.seq)):
-        if r.type not in RESULT_TYPES or r.payload.get("result") is None:
-            continue
-        out[(r.payload["round"], r.payload["table"])] = {
-            "result": r.payload["result"], "games": r.payload.get("games"), "record": r.id, "type": r.type,
-            "judge": r.judge, "created_ms": r.created_ms}
-    return out
+    return {(r["round"], r["table"]): r for r in table_results([plain(r) for r in records])}
 
 
 def round_board(event: Event, now_ms: int) -> dict:

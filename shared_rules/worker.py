@@ -14,6 +14,7 @@ own and everything here runs the same under CPython (tests/test_worker.py):
   (history.seen_ids), which a penalty record keeps;
 - ``penalty_payload``: ``{"answer", "facts", "player", "table", "round", "event", "notes",
   "history_seen"?, "replaces"?}`` -> the penalty record's payload (history.penalty_payload);
+- ``results``: ``{"records"}`` -> each table's current match result (board.table_results);
 - ``review``: ``{"records", "ruleset", "event"}`` -> every review item, kept conflicts
   included (review.review: penalties waiting for the head judge, flagged penalties).
 """
@@ -24,7 +25,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from . import history, review
+from . import board, history, review
 from .engine import compiled_ruleset, evaluate
 from .errors import RuleError
 from .introspect import facts_read
@@ -73,6 +74,7 @@ ACTIONS: dict[str, Callable[[Any], Any]] = {
     "history": _history,
     "history_seen": _seen,
     "penalty_payload": _payload,
+    "results": lambda request: board.table_results(request["records"]),
     "review": _review,
 }
 

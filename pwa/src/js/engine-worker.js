@@ -106,7 +106,7 @@ started.then(
 );
 
 // The message table: each action is answered by shared_rules.worker.handle.
-const ACTIONS = ["evaluate", "facts_read", "history", "penalty_payload"];
+const ACTIONS = ["evaluate", "facts_read", "history", "penalty_payload", "results"];
 const actions = Object.fromEntries(ACTIONS.map((action) => [action, async (text) => {
   const { handle } = await started;
   const reply = JSON.parse(handle(action, text));

@@ -133,6 +133,12 @@ export async function penaltyPayload(request) {
   return JSON.parse((await call("penalty_payload", request)).text);
 }
 
+/** Each table's current match result from these records (shared_rules.board.table_results):
+ * [{round, table, result, games, record, type, device, judge, created_ms}]. */
+export async function tableResults(records) {
+  return JSON.parse((await call("results", { records })).text);
+}
+
 /** Evaluate a request; resolves to the answer object (see answeredBy). */
 export async function evaluate(request) {
   const { text, by } = await call("evaluate", request);

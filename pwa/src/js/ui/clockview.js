@@ -6,9 +6,11 @@ import { formatLeft, roundLeft, tableLeft, timeOfDay } from "../clock.js";
 import { serverNow } from "../servertime.js";
 import { clockEvents, endLocalRound, startLocalRound } from "../clockdata.js";
 import { evaluate } from "../engine.js";
+import { syncState } from "../sync.js";
 import * as store from "../store.js";
 import { showAlert } from "./alerts.js";
 import { answeredNote, waitingText } from "./engine-note.js";
+import { currentResults, resultText, showResult } from "./results.js";
 
 // The longest time extension the event's server accepts (minutes).
 const MAX_EXTENSION = 240;
@@ -32,6 +34,7 @@ export async function render(main) {
   let fired = new Set();
   let extensions = new Map(); // table -> local minutes not yet in the server's clock
   const tableMinutes = new Map(); // table -> all its extension minutes, as last drawn
+  let results = new Map(); // table -> its current result (asked of the engine after drawing)
 
   const alertButtons = ALERT_CHOICES.map((m) => h("button", {
     type: "button", id: `alert-${m}`, class: "secondary", "aria-pressed": String(alerts.includes(m)),
@@ -61,14 +64,19 @@ export async function render(main) {
       const minutes = (server.get(n)?.extension_minutes || 0) + (extensions.get(n) || 0);
       tableMinutes.set(n, minutes);
       const p = pairing.get(n);
-      return h("li", { "data-table": n },
+      const result = results.get(n);
+      return h("li", { "data-table": n, "data-state": result ? "result" : "open" },
         h("div", { class: "info" },
           h("div", {}, h("strong", {}, `Table ${n}`), p ? ` · ${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
           h("div", { class: "when" },
             h("span", { class: "ext" }, minutes ? `+${minutes} min` : "no extension"), " · ",
-            h("span", { class: "left" }, tableText(left, minutes)))),
-        h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
-                      onclick: () => showExtension(n) }, "+ Time"));
+            h("span", { class: "left" }, result ? "" : tableText(left, minutes)),
+            h("span", { class: "result" }, result ? `Result in: ${resultText(result, p)}` : ""))),
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
+                        onclick: () => showExtension(n) }, "+ Time"),
+          h("button", { type: "button", class: "secondary", "aria-label": `Result of table ${n}`,
+                        onclick: () => showResult(extEl, n, p, result, onChange) }, "Result")));
     });
   }
 
@@ -194,6 +202,7 @@ export async function render(main) {
     if (text !== timeEl.textContent) timeEl.textContent = text;
     timeEl.classList.toggle("over", left.remaining_ms < 0);
     for (const [n, minutes] of tableMinutes) {
+      if (results.has(n)) continue;
       const el = tablesEl.querySelector(`li[data-table="${n}"] .left`);
       const t = tableText(left, minutes);
       if (el && el.textContent !== t) el.textContent = t;
@@ -223,6 +232,23 @@ export async function render(main) {
     drawTables();
   }
 
+  function onChange() {
+    redraw();
+    refreshResults();
+  }
+
+  // Results need the engine: the tables are drawn first and again once it has answered.
+  let asked = 0;
+  async function refreshResults() {
+    const mine = ++asked;
+    try {
+      const fresh = await currentResults();
+      if (mine !== asked) return;
+      results = fresh;
+      drawTables();
+    } catch { /* the engine failed to start: the status line says so; no results shown */ }
+  }
+
   const standaloneControls = app.session.standalone ? h("form", { class: "row", onsubmit: async (ev) => {
     ev.preventDefault();
     await startLocalRound(Number(ev.target.elements.minutes.value));
@@ -243,8 +269,13 @@ export async function render(main) {
   );
   await redraw();
   performance.mark("clock-visible");
+  refreshResults();
   const iv = setInterval(tick, 100);
-  const onChange = () => redraw();
   clockEvents.addEventListener("change", onChange);
-  return () => { clearInterval(iv); clockEvents.removeEventListener("change", onChange); };
+  syncState.addEventListener("synced", refreshResults);
+  return () => {
+    clearInterval(iv);
+    clockEvents.removeEventListener("change", onChange);
+    syncState.removeEventListener("synced", refreshResults);
+  };
 }

@@ -1,0 +1,68 @@
+// Match results on the Clock screen: each table's current result (shared_rules.board, asked
+// of the engine over this phone's records) and the panel that enters one for a match that
+// ended without time. A correction is a new result; it voids the earlier one where this
+// phone may (its own, or any as head judge) — the latest result counts either way.
+import { h, fill } from "../dom.js";
+import { app, addRecord, eventRecords, playerName } from "../state.js";
+import { tableResults } from "../engine.js";
+
+/** {table number: result} for the current round, from this phone's records of the event. */
+export async function currentResults() {
+  const { all } = await eventRecords();
+  const round = app.clock?.round?.number ?? null;
+  const results = await tableResults(all.filter((r) => r.sync !== "rejected"));
+  return new Map(results.filter((r) => r.round === round).map((r) => [r.table, r]));
+}
+
+/** "Ada wins 2–1", "Draw" for a result of a table with players `pairing` ({player_a, player_b}). */
+export function resultText(result, pairing) {
+  if (!result) return "";
+  const name = (side) => (pairing ? playerName(side === "A" ? pairing.player_a : pairing.player_b) : `Player ${side}`);
+  const games = result.games ? ` ${result.games.A}–${result.games.B}` : "";
+  return result.result === "draw" ? `Draw${games}` : `${name(result.result)} wins${games}`;
+}
+
+/** The result panel for `table` into `container`; `onDone()` after recording. */
+export function showResult(container, table, pairing, earlier, onDone) {
+  const round = app.clock?.round?.number ?? 1;
+  const name = (side) => (pairing ? playerName(side === "A" ? pairing.player_a : pairing.player_b) : `Player ${side}`);
+  let chosen = null;
+  const choices = ["A", "B", "draw"].map((r) => h("button", {
+    type: "button", class: "secondary", "data-result": r, "aria-pressed": "false",
+    onclick: (ev) => {
+      chosen = r;
+      for (const b of choices) b.setAttribute("aria-pressed", String(b === ev.currentTarget));
+    },
+  }, r === "draw" ? "Draw" : `${name(r)} wins`));
+  const gamesA = h("input", { id: "res-games-a", type: "number", min: "0", max: "99", step: "1", inputmode: "numeric" });
+  const gamesB = h("input", { id: "res-games-b", type: "number", min: "0", max: "99", step: "1", inputmode: "numeric" });
+  const note = h("div", { "aria-live": "polite", id: "res-note" });
+  const whole = (el) => el.value.trim() === "" ? null : Number(el.value);
+  async function record(ev) {
+    ev.preventDefault();
+    if (!chosen) { fill(note, h("p", { class: "bad-text" }, "Choose who won, or a draw.")); return; }
+    const [a, b] = [whole(gamesA), whole(gamesB)];
+    const bad = (n) => n != null && !(Number.isInteger(n) && n >= 0 && n <= 99);
+    if (bad(a) || bad(b) || (a == null) !== (b == null)) {
+      fill(note, h("p", { class: "bad-text" }, "Games won: both whole numbers from 0 to 99, or neither."));
+      return;
+    }
+    ev.submitter && (ev.submitter.disabled = true);
+    const mayVoid = earlier && (earlier.device === app.session.device_id || app.session.role === "head_judge");
+    if (mayVoid) await addRecord("void", { record: earlier.record, reason: "result corrected" });
+    await addRecord("match_result", { table, round, result: chosen, ...(a != null ? { games: { A: a, B: b } } : {}) });
+    fill(container);
+    onDone();
+  }
+  fill(container, h("form", { class: "card", id: "result-panel", onsubmit: record, "aria-labelledby": "res-h" },
+    h("h2", { id: "res-h" }, `Result of table ${table}`),
+    earlier ? h("p", { class: "muted" }, `This replaces the result entered: ${resultText(earlier, pairing)}.`) : null,
+    h("div", { class: "row", role: "group", "aria-label": "Who won" }, choices),
+    h("fieldset", {}, h("legend", {}, "Games won (optional)"),
+      h("label", { for: "res-games-a" }, name("A")), gamesA, h("label", { for: "res-games-b" }, name("B")), gamesB),
+    note,
+    h("div", { class: "row" },
+      h("button", { type: "submit", id: "res-record" }, "Record result"),
+      h("button", { type: "button", class: "secondary", onclick: () => fill(container) }, "Cancel"))));
+  choices[0].focus();
+}

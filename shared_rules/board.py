@@ -1,0 +1,37 @@
+"""Match results from the records, for the round board on the organiser's page and on every
+judge's phone (the server and the app's worker run this same function).
+
+A table's result is its latest result that no void cancels, by the time it was made: a
+``match_result`` record (a result entered for a match that ended without time, by a judge or
+the scorekeeper) or the result a ``time_call`` record ends with (the end-of-match procedure
+walked to its end, or the head judge's decision where the policy gives none). A correction
+is a new result, and voids the earlier one where its author may.
+"""
+
+from __future__ import annotations
+
+from .history import ordered, voided_in
+
+RESULT_TYPES = ("match_result", "time_call")
+
+
+def table_results(records: list[dict]) -> list[dict]:
+    """``[{"round", "table", "result": "A" | "B" | "draw", "games": {"A", "B"} | null,
+    "record", "type", "device", "judge", "created_ms"}]``, one per table that has a result, by round
+    and table. Records are the plain dicts records travel as (history.py)."""
+    log = ordered(records)
+    cancelled = voided_in(log)
+    out: dict[tuple[int, int], dict] = {}
+    for r in log:
+        payload = r.get("payload")
+        if r.get("type") not in RESULT_TYPES or str(r.get("id")) in cancelled or not isinstance(payload, dict) \
+                or payload.get("result") not in ("A", "B", "draw"):
+            continue
+        key = (payload.get("round"), payload.get("table"))
+        if not all(isinstance(k, int) and not isinstance(k, bool) for k in key):
+            continue
+        out[key] = {"round": key[0], "table": key[1], "result": payload["result"],
+                    "games": payload.get("games") if isinstance(payload.get("games"), dict) else None,
+                    "record": r.get("id"), "type": r.get("type"), "device": r.get("device"),
+                    "judge": r.get("judge"), "created_ms": r.get("created_ms")}
+    return [out[k] for k in sorted(out)]

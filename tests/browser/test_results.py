@@ -1,0 +1,68 @@
+"""Results entered on a judge's Clock screen, for matches that end without time: a full round of
+eight tables reaches "all results in" on the organiser's round board; a correction voids the
+earlier result; a scorekeeper's phone enters results too."""
+
+from .conftest import PHONE
+from .helpers import join, wait_synced
+
+
+def enter_result(page, table, result, games=None):
+    page.click(f"#tables li[data-table='{table}'] button[aria-label='Result of table {table}']")
+    page.wait_for_selector("#result-panel")
+    page.click(f"#result-panel [data-result={result}]")
+    if games:
+        page.fill("#res-games-a", str(games[0]))
+        page.fill("#res-games-b", str(games[1]))
+    page.click("#res-record")
+    page.wait_for_selector("#result-panel", state="detached")
+    shown = "Draw" if result == "draw" else " wins"
+    page.wait_for_function("([t, shown, games]) => { const el = document.querySelector(`#tables li[data-table='${t}'] .result`);"
+                           " return el && el.textContent.includes(shown) && el.textContent.includes(games); }",
+                           arg=[table, shown, f"{games[0]}–{games[1]}" if games else ""])
+
+
+def board(server, slug):
+    from server.board import round_board
+    from server.events import get_event
+
+    with server.app.app_context():
+        return round_board(get_event(slug), 0)
+
+
+def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
+    event = flask_server.make_event("dci-upg", "competitive", players=16, round_minutes=50)
+    slug = event["slug"]
+    flask_server.start_round(slug)
+    judge_ctx, keeper_ctx = browser.new_context(viewport=PHONE), browser.new_context(viewport=PHONE)
+    try:
+        judge, keeper = judge_ctx.new_page(), keeper_ctx.new_page()
+        join(judge, flask_server, event, "Erin")
+        join(keeper, flask_server, event, "Sam")
+        flask_server.set_role(slug, "Sam", "scorekeeper")
+        judge.goto(flask_server.url + "/#/clock")
+        judge.wait_for_selector("#tables li[data-table='8']")
+        enter_result(judge, 1, "A", games=(2, 1))
+        assert "wins 2–1" in judge.text_content("#tables li[data-table='1'] .result")
+        enter_result(judge, 1, "draw")  # a correction: the earlier result is voided
+        assert judge.text_content("#tables li[data-table='1'] .result").startswith("Result in: Draw")
+        for table in range(2, 8):
+            enter_result(judge, table, "B")
+        wait_synced(judge)
+        assert board(flask_server, slug)["counts"]["result in"] == 7
+        keeper.goto(flask_server.url + "/#/clock")
+        keeper.wait_for_selector("#tables li[data-table='8']")
+        enter_result(keeper, 8, "A")
+        wait_synced(keeper)
+        final = board(flask_server, slug)
+        assert final["all_in"] and final["counts"]["result in"] == 8
+        assert {t["number"]: t["result"]["result"] for t in final["tables"]} == {
+            1: "draw", 2: "B", 3: "B", 4: "B", 5: "B", 6: "B", 7: "B", 8: "A"}
+        records = flask_server.records(slug)
+        voids = [r for r in records if r["type"] == "void"]
+        assert len(voids) == 1 and [r["type"] for r in records].count("match_result") == 9
+        # the judge's phone learns the scorekeeper's result at its next sync
+        judge.evaluate("() => window.judgeApp.syncNow()")
+        judge.wait_for_selector("#tables li[data-table='8'][data-state=result]")
+    finally:
+        judge_ctx.close()
+        keeper_ctx.close()
