@@ -5,6 +5,11 @@ earlier result; a scorekeeper's phone enters results too."""
 from .conftest import PHONE
 from .helpers import join, wait_synced
 
+SHOWS = """([t, shown, games]) => {
+  const el = document.querySelector(`#tables li[data-table='${t}'] .result`);
+  return el && el.textContent.includes(shown) && el.textContent.includes(games);
+}"""
+
 
 def enter_result(page, table, result, games=None):
     page.click(f"#tables li[data-table='{table}'] button[aria-label='Result of table {table}']")
@@ -16,9 +21,7 @@ def enter_result(page, table, result, games=None):
     page.click("#res-record")
     page.wait_for_selector("#result-panel", state="detached")
     shown = "Draw" if result == "draw" else " wins"
-    page.wait_for_function("([t, shown, games]) => { const el = document.querySelector(`#tables li[data-table='${t}'] .result`);"
-                           " return el && el.textContent.includes(shown) && el.textContent.includes(games); }",
-                           arg=[table, shown, f"{games[0]}–{games[1]}" if games else ""])
+    page.wait_for_function(SHOWS, arg=[table, shown, f"{games[0]}–{games[1]}" if games else ""])
 
 
 def board(server, slug):
