@@ -64,8 +64,11 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         voids = [r for r in records if r["type"] == "void"]
         assert len(voids) == 1 and [r["type"] for r in records].count("match_result") == 9
         # the judge's phone learns the scorekeeper's result at its next sync
+        assert judge.text_content("#results-count") == "7 of 8 results in; outstanding tables first."
+        assert judge.get_attribute("#tables li >> nth=0", "data-table") == "8"  # outstanding first
         judge.evaluate("() => window.judgeApp.syncNow()")
         judge.wait_for_selector("#tables li[data-table='8'][data-state=result]")
+        assert judge.text_content("#results-count") == "All results in."
     finally:
         judge_ctx.close()
         keeper_ctx.close()

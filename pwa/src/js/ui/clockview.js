@@ -60,7 +60,9 @@ export async function render(main) {
     const server = new Map((app.clock?.tables || []).map((t) => [t.number, t]));
     const numbers = new Set([...currentTables().map((t) => t.number), ...server.keys(), ...extensions.keys()]);
     const pairing = new Map(currentTables().map((t) => [t.number, t]));
-    return [...numbers].sort((a, b) => a - b).map((n) => {
+    // outstanding tables first (the round board's order), then by number
+    const order = (n) => (results.has(n) ? 1 : 0);
+    return [...numbers].sort((a, b) => order(a) - order(b) || a - b).map((n) => {
       const minutes = (server.get(n)?.extension_minutes || 0) + (extensions.get(n) || 0);
       tableMinutes.set(n, minutes);
       const p = pairing.get(n);
@@ -90,7 +92,10 @@ export async function render(main) {
   function drawTables() {
     const left = roundLeft(app.clock?.round, serverNow());
     const rows = tableRows(left);
+    const done = rows.filter((li) => li.dataset.state === "result").length;
     fill(tablesEl, h("h2", { id: "tables-h" }, "Tables this round"),
+      rows.length ? h("p", { class: "muted", id: "results-count" },
+        done === rows.length ? "All results in." : `${done} of ${rows.length} results in; outstanding tables first.`) : null,
       rows.length ? h("ul", { class: "table-list", "aria-labelledby": "tables-h" }, rows)
         : h("p", { class: "muted" }, "No tables known for this round."),
     h("button", { type: "button", class: "secondary", onclick: () => showExtension(null) }, "Add time to another table"));
