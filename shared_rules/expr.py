@@ -37,24 +37,6 @@ class _Absent:
 ABSENT = _Absent()
 
 
-class Frame:
-    """What rules read and write during one evaluation: the roots of ``var`` paths, the answer
-    being built and the lines, sources, notes and options collected so far."""
-
-    __slots__ = ("event", "facts", "answer", "infraction", "ruleset", "programs",
-                 "explain", "sources", "notes", "options", "halted")
-
-    def __init__(self, event: dict, facts: dict, answer: dict, infraction: dict | None, ruleset: dict,
-                 programs: dict):
-        self.event, self.facts, self.answer = event, facts, answer
-        self.infraction, self.ruleset, self.programs = infraction, ruleset, programs
-        self.explain: list[str] = []
-        self.sources: list[str] = []
-        self.notes: list[str] = []
-        self.options: list[dict] = []
-        self.halted = False
-
-
 class Gen:
     """Writes Python source for expressions of one query of one ruleset: knows the ruleset
     (its static data and ladders) and the query's vocabulary (to name a missing fact), and
