@@ -55,7 +55,6 @@ class Query:
         self.check_facts = checker(words["facts"], "facts")
         self.groups = words["at_most_one_of"]
         self.defaults = {f: spec["default"] for f, spec in words["answer"].items() if "default" in spec}
-        self.plain_defaults = not any(type(v) in _CONTAINERS for v in self.defaults.values())
         self.decisions = [f for f, spec in words["answer"].items() if spec.get("decides", True)] + ["stated"]
         self.infractions: dict[str, dict] = {}
         if name == "penalty":
@@ -66,12 +65,20 @@ class Query:
         by_id = {i["id"]: i for i in ruleset.get("infractions", [])}
         # the chosen infraction's data and rule lists, by id (the penalty query only)
         self.chosen = {key: (by_id[key], programs) for key, programs in self.infractions.items()}
+        # the answer starts as ruleset, query (unless a rule uses those keys), then the defaults
+        self.prefilled = not compiler.uses_answer_keys
+        self.start = {"ruleset": self.ruleset_id, "query": name} if self.prefilled else {}
+        self.start.update(self.defaults)
+        self.container_defaults = [(f, v) for f, v in self.defaults.items() if type(v) in _CONTAINERS]
+        self.container_fields = sorted(compiler.container_fields(self.defaults))  # the answer copies these
 
     def walk(self, event: dict, facts: dict) -> tuple[Walk, MissingFact | None]:
         """One evaluation of the rules: what they wrote (stopped at a missing fact, if any)."""
         infraction, programs = self.chosen.get(facts.get("infraction"), _NO_INFRACTION) if self.chosen \
             else _NO_INFRACTION
-        answer = dict(self.defaults) if self.plain_defaults else clone(self.defaults)
+        answer = dict(self.start)
+        for field, value in self.container_defaults:
+            answer[field] = clone(value)
         explain: list[str] = []
         sources: dict[str, None] = {}
         notes: dict[str, None] = {}
@@ -324,10 +331,14 @@ _CONTAINERS = (dict, list)
 
 def _answer(query: Query, fields: dict, explain: list, sources: Iterable[str], notes: Iterable[str],
             options: list, needs: list | None = None, not_needed: list | None = None) -> dict:
-    """The answer dict: ruleset, query, the fields (containers copied), then what the engine writes."""
-    out = {"ruleset": query.ruleset_id, "query": query.name}
-    out.update(fields)
-    for key, value in fields.items():
+    """The answer dict: ruleset, query, the fields (lists and objects copied), then what the engine writes."""
+    if query.prefilled:
+        out = dict(fields)
+    else:
+        out = {"ruleset": query.ruleset_id, "query": query.name}
+        out.update(fields)
+    for key in query.container_fields:
+        value = fields.get(key)
         if value.__class__ in _CONTAINERS:
             out[key] = clone(value)
     if needs:

@@ -63,10 +63,13 @@ def clone(value: Any) -> Any:
     """A copy of a JSON value (dicts and lists copied all the way down)."""
     kind = type(value)
     if kind is dict:
-        return {k: clone(v) for k, v in value.items()}
+        return {k: clone(v) if v.__class__ in _NESTED else v for k, v in value.items()}
     if kind is list:
-        return [clone(v) for v in value]
+        return [clone(v) if v.__class__ in _NESTED else v for v in value]
     return value
+
+
+_NESTED = (dict, list)
 
 
 def value_checker(spec: dict, path: str) -> Check:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import RuleError
-from .expr import ABSENT, Gen, split_path
+from .expr import ABSENT, ANSWER_KEYS, Gen, split_path
 
 PLACEHOLDER = re.compile(r"\{(penalty:)?([A-Za-z_][\w.]*)\}")
 ARGS = "event, facts, answer, infraction, programs, EX, SR, NT, OP"
@@ -42,6 +42,7 @@ class Compiler(Gen):
         self.lines: list[str] = []
         self.paths: list[str] = []
         self.depth = 0
+        self.sets: list[tuple[str, Any]] = []  # (answer field, expression) of every set compiled
 
     def function(self, rules: Any, path: str) -> Rules:
         """A function applying every node of ``rules`` in order (until the evaluation halts)."""
@@ -57,6 +58,15 @@ class Compiler(Gen):
         function = namespace["rules"]
         LINES[filename] = list(self.paths)
         return function
+
+    def container_fields(self, defaults: dict) -> set[str]:
+        """The answer fields that may hold a list or an object, over every rule list compiled."""
+        fields = {f for f, value in defaults.items() if type(value) in (dict, list)}
+        while True:
+            more = {f for f, expr in self.sets if f not in fields and not self.scalar(expr, fields)}
+            if not more:
+                return fields
+            fields |= more
 
     def emit(self, line: str, path: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -99,6 +109,8 @@ class Compiler(Gen):
         """What a node does once its ``when`` holds, in the documented order."""
         for field, expr in rule.get("set", {}).items():
             self.emit(f"answer[{field!r}] = {self.located(expr, path)}", path)
+            self.sets.append((field, expr))
+            self.uses_answer_keys = self.uses_answer_keys or field in ANSWER_KEYS
         for option in rule.get("options", []):
             entry = (f"OP.append({{'penalty': {self.located(option['penalty'], path)}, "
                      f"'condition': {self.template(option['condition'], path)}, "
