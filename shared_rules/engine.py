@@ -25,7 +25,7 @@ ids, wrong types, values out of range, unknown fact names.
 from __future__ import annotations
 
 import copy
-import os
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from typing import Any
 from . import event_settings, library
 from . import vocabulary as vocab
 from .errors import MissingFact, RuleError
-from .expr import ABSENT, Frame, split_path
+from .expr import ABSENT, split_path
 from .facts import check_groups, checker, clone
 from .program import Compiler, locate
 
@@ -48,6 +48,7 @@ class Query:
 
     def __init__(self, name: str, ruleset: dict, words: dict, event_words: dict):
         self.name = name
+        self.ruleset_id = ruleset.get("id")
         compiler = Compiler(ruleset, words["facts"], event_words, f"{ruleset.get('id')} {name}")
         program = ruleset["queries"][name]
         self.program = compiler.function(program.get("steps", []), f"queries.{name}.steps")
@@ -61,6 +62,41 @@ class Query:
                 self.infractions[infraction["id"]] = {
                     key: compiler.function(value, f"infractions[{infraction['id']}].{key}")
                     for key, value in infraction.items() if key in ("rules", "then")}
+        by_id = {i["id"]: i for i in ruleset.get("infractions", [])}
+        # the chosen infraction's data and rule lists, by id (the penalty query only)
+        self.chosen = {key: (by_id[key], programs) for key, programs in self.infractions.items()}
+        # the answer starts as ruleset, query (unless a rule uses those keys), then the defaults
+        self.prefilled = not compiler.uses_answer_keys
+        self.start = {"ruleset": self.ruleset_id, "query": name} if self.prefilled else {}
+        self.start.update(self.defaults)
+        self.container_defaults = [(f, v) for f, v in self.defaults.items() if type(v) in _CONTAINERS]
+        self.container_fields = sorted(compiler.container_fields(self.defaults))  # the answer copies these
+
+    def walk(self, event: dict, facts: dict) -> tuple[Walk, MissingFact | None]:
+        """One evaluation of the rules: what they wrote (stopped at a missing fact, if any)."""
+        infraction, programs = self.chosen.get(facts.get("infraction"), _NO_INFRACTION) if self.chosen \
+            else _NO_INFRACTION
+        answer = dict(self.start)
+        for field, value in self.container_defaults:
+            answer[field] = clone(value)
+        explain: list[str] = []
+        sources: dict[str, None] = {}
+        notes: dict[str, None] = {}
+        options: list[dict] = []
+        walk = (answer, explain, sources, notes, options)
+        try:
+            self.program(event, facts, answer, infraction, programs, explain, sources, notes, options)
+        except MissingFact as missing:
+            return walk, missing
+        except RuleError as error:
+            raise locate(error) from None
+        return walk, None
+
+
+# What one evaluation wrote: the answer fields, explain lines, sources and notes (dicts kept as
+# ordered sets) and options.
+Walk = tuple[dict, list, dict, dict, list]
+_NO_INFRACTION: tuple[None, dict] = (None, {})
 
 
 class Ruleset:
@@ -83,14 +119,14 @@ def compiled(path: Path) -> Ruleset:
 
 def compiled_ruleset(ruleset_id: str) -> Ruleset:
     """The compiled ruleset of this id. Raises RuleError for an unknown id or malformed data."""
-    key = (os.environ.get(library.PATH_VARIABLE, ""), ruleset_id)
+    key = (library.variable_state(), ruleset_id)
     found = _by_id.get(key)
     if found is None:
         found = _by_id[key] = compiled(library.ruleset_path(ruleset_id))
     return found
 
 
-_by_id: dict[tuple[str, str], Ruleset] = {}
+_by_id: dict[tuple[object, str], Ruleset] = {}
 
 
 def forget_compiled() -> None:
@@ -163,10 +199,14 @@ def evaluate(request: Any) -> dict:
                         allowed=sorted(ruleset.queries))
     event = ruleset.check_event(request.get("event"))
     facts = query.check_facts(request.get("facts"))
-    check_groups(facts, query.groups)
+    if query.groups:
+        check_groups(facts, query.groups)
+    walk, missing = query.walk(event, facts)
+    if missing is None:  # the rules read nothing the request lacks: one evaluation is the answer
+        return event_settings.apply(_answer(query, *walk), event, ruleset.data)
     search = _Search(ruleset, query)
-    outcome = search.explore(event, facts)
-    return event_settings.apply(search.answer(outcome), event, ruleset.data)
+    search.evaluations = 1
+    return event_settings.apply(search.answer(search.branch(event, facts, walk, missing)), event, ruleset.data)
 
 
 def _required_text(request: dict, key: str) -> str:
@@ -177,15 +217,15 @@ def _required_text(request: dict, key: str) -> str:
 
 
 class _Outcome:
-    """What one branch of the search found: complete, the frames of every complete answer
-    under it (to merge) and the missing facts found not to matter; else the frame of the
-    walk stopped at the missing fact and what the answer needs."""
+    """What one branch of the search found: complete, the walks of every complete answer
+    under it (to merge) and the missing facts found not to matter; else the walk stopped at
+    the missing fact and what the answer needs."""
 
-    __slots__ = ("frames", "complete", "needs", "not_needed")
+    __slots__ = ("walks", "complete", "needs", "not_needed")
 
-    def __init__(self, frames: list[Frame], complete: bool, needs: list[MissingFact],
+    def __init__(self, walks: list[Walk], complete: bool, needs: list[MissingFact],
                  not_needed: list[MissingFact]):
-        self.frames, self.complete, self.needs, self.not_needed = frames, complete, needs, not_needed
+        self.walks, self.complete, self.needs, self.not_needed = walks, complete, needs, not_needed
 
 
 class _Search:
@@ -193,37 +233,27 @@ class _Search:
         self.ruleset, self.query = ruleset, query
         self.evaluations = 0
 
-    def run(self, event: dict, facts: dict) -> tuple[Frame, MissingFact | None]:
-        self.evaluations += 1
-        query = self.query
-        infraction = self.ruleset.infractions.get(facts.get("infraction")) if query.infractions else None
-        programs = query.infractions.get(infraction["id"], {}) if infraction else {}
-        answer = {k: (clone(v) if type(v) in (dict, list) else v) for k, v in query.defaults.items()}
-        frame = Frame(event, facts, answer, infraction, self.ruleset.data, programs)
-        try:
-            query.program(frame)
-        except MissingFact as missing:
-            return frame, missing
-        except RuleError as error:
-            raise locate(error) from None
-        return frame, None
-
     def explore(self, event: dict, facts: dict) -> _Outcome:
-        frame, missing = self.run(event, facts)
+        self.evaluations += 1
+        walk, missing = self.query.walk(event, facts)
         if missing is None:
-            return _Outcome([frame], True, [], [])
+            return _Outcome([walk], True, [], [])
+        return self.branch(event, facts, walk, missing)
+
+    def branch(self, event: dict, facts: dict, walk: Walk, missing: MissingFact) -> _Outcome:
+        """The outcome of a walk that stopped at ``missing``: each of its values tried in turn."""
         values = vocab.enumerate_values(missing.spec)
         if not values or self.evaluations + len(values) > MAX_EVALUATIONS:
-            return _Outcome([frame], False, [missing], [])
+            return _Outcome([walk], False, [missing], [])
         branches = [self.explore(*self.assume(event, facts, missing.path, value)) for value in values]
         if all(b.complete for b in branches):
-            frames = [f for branch in branches for f in branch.frames]
-            if self.agree(frames):
+            walks = [w for branch in branches for w in branch.walks]
+            if self.agree(walks):
                 not_needed = _unique([missing, *(m for b in branches for m in b.not_needed)])
-                return _Outcome(frames, True, [], not_needed)
+                return _Outcome(walks, True, [], not_needed)
         later = [m for m in branches[0].needs if all(any(n.path == m.path for n in b.needs) for b in branches[1:])]
         # what is known so far is what the walk found before it reached the missing fact
-        return _Outcome([frame], False, _unique([missing, *later]), [])
+        return _Outcome([walk], False, _unique([missing, *later]), [])
 
     def assume(self, event: dict, facts: dict, path: str, value: Any) -> tuple[dict, dict]:
         """(event, facts) with the value at the rooted ``path`` set, checked again (defaults filled)."""
@@ -239,45 +269,33 @@ class _Search:
             return self.ruleset.check_event(target), facts
         return event, self.query.check_facts(target)
 
-    def agree(self, frames: list[Frame]) -> bool:
+    def agree(self, walks: list[Walk]) -> bool:
         fields = self.query.decisions
-        first = frames[0]
-        wanted = ([first.answer.get(f, ABSENT) for f in fields], first.options)
-        return all(([f.answer.get(k, ABSENT) for k in fields], f.options) == wanted for f in frames[1:])
+        first = walks[0]
+        wanted = ([first[0].get(f, ABSENT) for f in fields], first[4])
+        return all(([w[0].get(k, ABSENT) for k in fields], w[4]) == wanted for w in walks[1:])
 
     def answer(self, outcome: _Outcome) -> dict:
-        frames = outcome.frames
-        if len(frames) == 1:
-            frame = frames[0]
-            fields, explain, notes, sources, options = frame.answer, frame.explain, frame.notes, frame.sources, \
-                frame.options
+        walks = outcome.walks
+        if len(walks) == 1:
+            fields, explain, sources, notes, options = walks[0]
         else:
-            fields = self.merged_fields(frames)
-            explain, notes, sources = (_common([getattr(f, kind) for f in frames]) for kind in ("explain", "notes",
-                                                                                                 "sources"))
-            options = frames[0].options if all(f.options == frames[0].options for f in frames) else []
+            fields = self.merged_fields(walks)
+            explain, sources, notes = (_common([w[kind] for w in walks]) for kind in (1, 2, 3))
+            options = walks[0][4] if all(w[4] == walks[0][4] for w in walks) else []
             options = [dict(o) for o in options]
-        out = {"ruleset": self.ruleset.data["id"], "query": self.query.name}
-        for key, value in fields.items():
-            out[key] = clone(value) if value.__class__ in _CONTAINERS else value
-        if outcome.needs:
-            out["needs"] = [self.describe(m) for m in outcome.needs]
-        if outcome.not_needed:
-            out["not_needed"] = [{"path": m.path, "label": self.label(m)} for m in outcome.not_needed]
+        needs = [self.describe(m) for m in outcome.needs]
+        not_needed = [{"path": m.path, "label": self.label(m)} for m in outcome.not_needed]
+        if not_needed:
             explain = explain + [NOT_NEEDED_LINE.format(label=self.label(m)) for m in outcome.not_needed]
-        out["explain"] = explain
-        out["sources"] = list(dict.fromkeys(sources)) if len(sources) > 1 else sources
-        out["notes"] = list(dict.fromkeys(notes)) if len(notes) > 1 else notes
-        out["options"] = options  # made afresh by this evaluation
-        out["option_penalties"] = sorted({p for o in options for p in _as_list(o["penalty"]) if p}) if options else []
-        return out
+        return _answer(self.query, fields, explain, sources, notes, options, needs, not_needed)
 
-    def merged_fields(self, frames: list[Frame]) -> dict:
-        keys = list(dict.fromkeys(k for f in frames for k in f.answer))
+    def merged_fields(self, walks: list[Walk]) -> dict:
+        keys = list(dict.fromkeys(k for w in walks for k in w[0]))
         out = {}
         for key in keys:
-            first = frames[0].answer.get(key, ABSENT)
-            if all(f.answer.get(key, ABSENT) == first for f in frames[1:]):
+            first = walks[0][0].get(key, ABSENT)
+            if all(w[0].get(key, ABSENT) == first for w in walks[1:]):
                 if first is not ABSENT:
                     out[key] = first
             elif key in self.query.defaults:
@@ -311,6 +329,30 @@ class _Search:
 _CONTAINERS = (dict, list)
 
 
+def _answer(query: Query, fields: dict, explain: list, sources: Iterable[str], notes: Iterable[str],
+            options: list, needs: list | None = None, not_needed: list | None = None) -> dict:
+    """The answer dict: ruleset, query, the fields (lists and objects copied), then what the engine writes."""
+    if query.prefilled:
+        out = dict(fields)
+    else:
+        out = {"ruleset": query.ruleset_id, "query": query.name}
+        out.update(fields)
+    for key in query.container_fields:
+        value = fields.get(key)
+        if value.__class__ in _CONTAINERS:
+            out[key] = clone(value)
+    if needs:
+        out["needs"] = needs
+    if not_needed:
+        out["not_needed"] = not_needed
+    out["explain"] = explain
+    out["sources"] = list(sources)
+    out["notes"] = list(notes)
+    out["options"] = options  # made afresh by this evaluation
+    out["option_penalties"] = sorted({p for o in options for p in _as_list(o["penalty"]) if p}) if options else []
+    return out
+
+
 def _unique(missing: list[MissingFact]) -> list[MissingFact]:
     seen: dict[str, MissingFact] = {}
     for m in missing:
@@ -318,7 +360,7 @@ def _unique(missing: list[MissingFact]) -> list[MissingFact]:
     return list(seen.values())
 
 
-def _common(lists: list[list[str]]) -> list[str]:
+def _common(lists: list[Iterable[str]]) -> list[str]:
     """Entries of the first list that every other list also has, in the first list's order."""
     others = [set(items) for items in lists[1:]]
     return [item for item in lists[0] if all(item in other for other in others)]

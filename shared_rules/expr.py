@@ -25,6 +25,11 @@ from .vocabulary import spec_at
 ROOTS = ("event", "facts", "answer", "infraction", "ruleset", "item")
 NUMBERS = (int, float)
 SCALARS = (str, int, float, bool, type(None))
+SCALAR_TYPES = ("bool", "number", "string", "string_or_null", "enum", "player", "player_or_null", "penalty",
+                "penalty_or_list")  # fact types whose checked value is never a list or an object
+SCALAR_OPS = ("given", "==", "!=", "<", "<=", ">", ">=", "and", "or", "not", "+", "-", "*", "min", "max", "in",
+              "count", "any", "all", "len", "compare", "index")  # operators giving a bool, number or text
+ANSWER_KEYS = ("ruleset", "query")  # answer keys the engine fills in before the rules run
 
 
 class _Absent:
@@ -37,24 +42,6 @@ class _Absent:
 ABSENT = _Absent()
 
 
-class Frame:
-    """What rules read and write during one evaluation: the roots of ``var`` paths, the answer
-    being built and the lines, sources, notes and options collected so far."""
-
-    __slots__ = ("event", "facts", "answer", "infraction", "ruleset", "programs",
-                 "explain", "sources", "notes", "options", "halted")
-
-    def __init__(self, event: dict, facts: dict, answer: dict, infraction: dict | None, ruleset: dict,
-                 programs: dict):
-        self.event, self.facts, self.answer = event, facts, answer
-        self.infraction, self.ruleset, self.programs = infraction, ruleset, programs
-        self.explain: list[str] = []
-        self.sources: list[str] = []
-        self.notes: list[str] = []
-        self.options: list[dict] = []
-        self.halted = False
-
-
 class Gen:
     """Writes Python source for expressions of one query of one ruleset: knows the ruleset
     (its static data and ladders) and the query's vocabulary (to name a missing fact), and
@@ -65,6 +52,7 @@ class Gen:
         self.namespace: dict[str, Any] = dict(HELPERS)
         self.item_depth = 0
         self._names: dict[int, str] = {}
+        self.uses_answer_keys = False  # whether a rule reads or sets answer.ruleset or answer.query
 
     def const(self, value: Any) -> str:
         """The source text naming ``value``: a literal for a scalar, else a namespace name
@@ -115,6 +103,45 @@ class Gen:
         return (kind == "number" and leaf) or (kind == "per_player" and len(parts) == len(fact) + 1) or (
             kind == "enum" and leaf and all(type(x) in NUMBERS for x in spec.get("values", [])))
 
+    def scalar(self, expr: Any, containers: set[str]) -> bool:
+        """Whether an expression is sure never to give a list or an object, where the answer
+        fields in ``containers`` may hold one (so the answer need not copy what it gives)."""
+        if is_literal(expr):
+            return True
+        if not (isinstance(expr, dict) and len(expr) == 1):
+            return False
+        (op, args), = expr.items()
+        if op in SCALAR_OPS:
+            return True
+        args = args if isinstance(args, list) else [args]
+        if op == "if":
+            return all(self.scalar(a, containers) for a in args[1::2] + args[-1:])
+        if op == "table":
+            rows = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
+            return all(self.scalar(a, containers) for a in [*rows.values(), *args[2:]])
+        if op == "ladder":
+            steps = [s for ladder in self.ruleset.get("ladders", {}).values() for s in ladder.get("steps", [])]
+            return len(args) == 3 and self.scalar(args[1], containers) and all(map(is_literal, steps))
+        if op == "var":
+            path, default = (args[0], args[1]) if len(args) == 2 else (args[0], None)
+            return isinstance(path, str) and self.scalar(default, containers) and self.scalar_read(path, containers)
+        return False
+
+    def scalar_read(self, path: str, containers: set[str]) -> bool:
+        root, parts = split_path(path)
+        if root in ("facts", "event"):
+            fact, spec = spec_at(self.facts if root == "facts" else self.event, [str(p) for p in parts])
+            kind = spec and spec.get("type")
+            return (kind in SCALAR_TYPES and len(fact) == len(parts)) or (
+                kind == "per_player" and len(parts) == len(fact) + 1)
+        if root == "answer":
+            return len(parts) == 1 and parts[0] not in containers
+        if root == "ruleset":
+            return _plain(walk(self.ruleset, parts))
+        if root == "infraction":
+            return all(_plain(walk(i, parts)) for i in self.ruleset.get("infractions", []) if isinstance(i, dict))
+        return root not in ROOTS
+
     def operand(self, expr: Any, op: str) -> str:
         """Source of a number an operator needs: checked unless sure to be a number."""
         code = self.expr(expr)
@@ -132,6 +159,8 @@ class Gen:
             return fallback if value is ABSENT or value is None else self.const(value)
         if root not in ROOTS or (root == "item" and not self.item_depth):
             return fallback
+        if root == "answer" and (not parts or parts[0] in ANSWER_KEYS):
+            self.uses_answer_keys = True
         missing = declared(path, self)
         lazy = has_default and not is_literal(default)
         key = repr(parts[0]) if len(parts) == 1 and isinstance(parts[0], str) else None
@@ -169,6 +198,10 @@ class Gen:
 def is_literal(expr: Any) -> bool:
     """Whether an expression is a JSON scalar (its value needs no evaluation)."""
     return isinstance(expr, SCALARS)
+
+
+def _plain(value: Any) -> bool:
+    return value is ABSENT or is_literal(value)
 
 
 def split_path(path: str) -> tuple[str, list]:
@@ -404,6 +437,8 @@ def _given_op(args: Any, gen: Gen) -> str:
         return repr(walk(gen.ruleset, parts) is not ABSENT)
     if root not in ROOTS or (root == "item" and not gen.item_depth):
         return "False"
+    if root == "answer" and (not parts or parts[0] in ANSWER_KEYS):
+        gen.uses_answer_keys = True
     if root == "facts" and len(parts) == 1 and isinstance(parts[0], str):
         return f"({parts[0]!r} in facts)"
     return f"(_walk({root}, {gen.const(parts)}) is not _A)"

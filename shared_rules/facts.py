@@ -25,11 +25,12 @@ Check = Callable[[Any], Any]
 
 def checker(fields: dict, path: str) -> Callable[[Any], dict]:
     """A function checking a mapping of named values against ``fields`` (see the module docstring)."""
-    checks = {name: (value_checker(spec, f"{path}.{name}"), spec["type"] in NULLABLE) for name, spec in fields.items()}
+    checks = {name: value_checker(spec, f"{path}.{name}") for name, spec in fields.items()}
+    nullable = frozenset(name for name, spec in fields.items() if spec["type"] in NULLABLE)
     required = [name for name, spec in fields.items() if spec.get("required")]
     defaults = [(name, spec["default"], isinstance(spec["default"], (dict, list)))
                 for name, spec in fields.items() if "default" in spec]
-    names = set(fields)
+    names = frozenset(fields)
     allowed = sorted(fields)
 
     def check(values: Any) -> dict:
@@ -42,12 +43,11 @@ def checker(fields: dict, path: str) -> Callable[[Any], dict]:
             raise RuleError(f"unknown field {path}.{first}", field=f"{path}.{first}", allowed=allowed)
         out = {}
         for name, value in values.items():
-            found = checks[name]
             if value is None:
-                if found[1]:
+                if name in nullable:
                     out[name] = None
                 continue
-            out[name] = found[0](value)
+            out[name] = checks[name](value)
         for name in required:
             if name not in out:
                 raise RuleError(f"{path}.{name} is required", field=f"{path}.{name}")
@@ -63,10 +63,13 @@ def clone(value: Any) -> Any:
     """A copy of a JSON value (dicts and lists copied all the way down)."""
     kind = type(value)
     if kind is dict:
-        return {k: clone(v) for k, v in value.items()}
+        return {k: clone(v) if v.__class__ in _NESTED else v for k, v in value.items()}
     if kind is list:
-        return [clone(v) for v in value]
+        return [clone(v) if v.__class__ in _NESTED else v for v in value]
     return value
+
+
+_NESTED = (dict, list)
 
 
 def value_checker(spec: dict, path: str) -> Check:
@@ -79,18 +82,24 @@ def value_checker(spec: dict, path: str) -> Check:
             return value
         return check_bool
     if kind == "number":
-        minimum, whole = spec.get("minimum", 0), spec.get("whole", False)
-        return lambda value: _number(value, path, minimum, whole)
+        return number_checker(path, spec.get("minimum", 0), spec.get("whole", False))
     if kind in ("penalty", "penalty_or_list"):
-        penalties = list(spec.get("values", []))
+        values = list(spec.get("values", []))
+        penalties = frozenset(values)
+
+        def check_penalty(value):
+            if type(value) is not str or value not in penalties:
+                _not_penalty(value, path, values)
+            return value
         if kind == "penalty":
-            return lambda value: _penalty(value, path, penalties)
+            return check_penalty
 
         def check_penalties(value):
             if type(value) is not list:
-                return _penalty(value, path, penalties)
+                return check_penalty(value)
             for i, item in enumerate(value):
-                _penalty(item, f"{path}[{i}]", penalties)
+                if type(item) is not str or item not in penalties:
+                    _not_penalty(item, f"{path}[{i}]", values)
             return value[-1] if value else None
         return check_penalties
     if kind in ("string", "string_or_null"):
@@ -116,11 +125,13 @@ def value_checker(spec: dict, path: str) -> Check:
             return value
         return check_player
     if kind == "per_player":
+        check_a, check_b = number_checker(f"{path}.A"), number_checker(f"{path}.B")
+
         def check_per_player(value):
             if type(value) is not dict or value.keys() != BOTH:
                 raise RuleError(f"{path} must be an object with keys A and B, got {value!r}", field=path,
                                 allowed=list(PLAYERS))
-            return {player: _number(value[player], f"{path}.{player}") for player in PLAYERS}
+            return {"A": check_a(value["A"]), "B": check_b(value["B"])}
         return check_per_player
     if kind == "object":
         return checker(spec.get("fields", {}), path)
@@ -144,19 +155,22 @@ def value_checker(spec: dict, path: str) -> Check:
                              "penalty", "penalty_or_list", "object", "list"])
 
 
-def _number(value: Any, path: str, minimum: float = 0, whole: bool = False) -> Any:
-    if type(value) not in (int, float) or not math.isfinite(value) or value < minimum \
-            or (whole and value != int(value)):
-        kind = "a whole number" if whole else "a number"
-        raise RuleError(f"{path} must be {kind} of {minimum} or more, got {value!r}", field=path)
-    return value
+def number_checker(path: str, minimum: float = 0, whole: bool = False) -> Check:
+    """A function checking a number: finite, at least ``minimum``, whole if ``whole``."""
+    def check_number(value):
+        kind = type(value)
+        if kind is int:
+            if math.isfinite(value) and value >= minimum:  # isfinite: an int too large for a float fails
+                return value
+        elif kind is float and math.isfinite(value) and value >= minimum and (not whole or value == int(value)):
+            return value
+        text = "a whole number" if whole else "a number"
+        raise RuleError(f"{path} must be {text} of {minimum} or more, got {value!r}", field=path)
+    return check_number
 
 
-def _penalty(value: Any, path: str, penalties: list[str]) -> Any:
-    if type(value) is not str or value not in penalties:
-        raise RuleError(f"{path} is not a penalty id of this ruleset, got {value!r}", field=path,
-                        allowed=penalties)
-    return value
+def _not_penalty(value: Any, path: str, penalties: list[str]) -> None:
+    raise RuleError(f"{path} is not a penalty id of this ruleset, got {value!r}", field=path, allowed=penalties)
 
 
 def check_groups(facts: dict, groups: list[list[str]]) -> None:

@@ -24,6 +24,20 @@ PACKAGE = Path(__file__).resolve().parent
 PATH_VARIABLE = "SHARED_RULES_PATH"
 
 
+# os.environ.get raises and catches a KeyError inside when the variable is unset, which costs
+# more than a whole small evaluation; the engine reads the variable on every call, so it reads
+# the mapping os.environ keeps its raw values in (where the platform's os module has one).
+_RAW_ENVIRON = getattr(os.environ, "_data", None)
+_RAW_KEY = os.environ.encodekey(PATH_VARIABLE) if _RAW_ENVIRON is not None else None
+
+
+def variable_state() -> object:
+    """A value equal between two calls exactly when SHARED_RULES_PATH is (None when unset)."""
+    if _RAW_ENVIRON is None:
+        return os.environ.get(PATH_VARIABLE)
+    return _RAW_ENVIRON.get(_RAW_KEY)
+
+
 def folders() -> list[Path]:
     """The package folder, then each folder of SHARED_RULES_PATH, in order."""
     return _folders(os.environ.get(PATH_VARIABLE, ""))

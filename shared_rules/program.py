@@ -1,6 +1,9 @@
 """The rule-list compiler: turns RULE nodes (shared_rules/README.md) into one Python function.
 
-A rule list becomes the body of a function of a Frame: each node an ``if`` on its ``when``,
+A rule list becomes the body of a function of what one evaluation reads and writes (``ARGS``:
+the event, facts and answer dicts, the chosen infraction and its rule lists, the explain lines,
+the sources and notes, each a dict used as an ordered set, and the options), returning True
+when the evaluation halts. Each node is an ``if`` on its ``when``,
 its effects (``set``, ``options``, ``explain``, ``note``, ``source``, ``stated``) as plain
 statements, then what follows (``run``, ``steps``, ``first``, ``halt``). A ``first`` list is a
 decision table and becomes an ``if``/``elif``/``else`` chain; ``halt`` ends the whole
@@ -19,12 +22,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import RuleError
-from .expr import ABSENT, Frame, Gen, split_path
+from .expr import ABSENT, ANSWER_KEYS, Gen, split_path
 
 PLACEHOLDER = re.compile(r"\{(penalty:)?([A-Za-z_][\w.]*)\}")
-Rules = Callable[[Frame], None]
-PROLOGUE = ("facts = F.facts; event = F.event; answer = F.answer; infraction = F.infraction",
-            "EX = F.explain; SR = F.sources; NT = F.notes; OP = F.options")
+ARGS = "event, facts, answer, infraction, programs, EX, SR, NT, OP"
+Rules = Callable[..., "bool | None"]
 
 
 class Compiler(Gen):
@@ -40,14 +42,13 @@ class Compiler(Gen):
         self.lines: list[str] = []
         self.paths: list[str] = []
         self.depth = 0
+        self.sets: list[tuple[str, Any]] = []  # (answer field, expression) of every set compiled
 
     def function(self, rules: Any, path: str) -> Rules:
         """A function applying every node of ``rules`` in order (until the evaluation halts)."""
         self.lines, self.paths, self.depth = [], [], 0
-        self.emit("def rules(F):", path)
+        self.emit(f"def rules({ARGS}):", path)
         self.depth = 1
-        for line in PROLOGUE:
-            self.emit(line, path)
         self.emit_rules(rules, path)
         self.emit("return", path)
         source = "\n".join(self.lines)
@@ -57,6 +58,15 @@ class Compiler(Gen):
         function = namespace["rules"]
         LINES[filename] = list(self.paths)
         return function
+
+    def container_fields(self, defaults: dict) -> set[str]:
+        """The answer fields that may hold a list or an object, over every rule list compiled."""
+        fields = {f for f, value in defaults.items() if type(value) in (dict, list)}
+        while True:
+            more = {f for f, expr in self.sets if f not in fields and not self.scalar(expr, fields)}
+            if not more:
+                return fields
+            fields |= more
 
     def emit(self, line: str, path: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -99,6 +109,8 @@ class Compiler(Gen):
         """What a node does once its ``when`` holds, in the documented order."""
         for field, expr in rule.get("set", {}).items():
             self.emit(f"answer[{field!r}] = {self.located(expr, path)}", path)
+            self.sets.append((field, expr))
+            self.uses_answer_keys = self.uses_answer_keys or field in ANSWER_KEYS
         for option in rule.get("options", []):
             entry = (f"OP.append({{'penalty': {self.located(option['penalty'], path)}, "
                      f"'condition': {self.template(option['condition'], path)}, "
@@ -114,9 +126,9 @@ class Compiler(Gen):
         for line in [explain] if isinstance(explain, str) else explain:
             self.emit(f"EX.append({self.template(line, path)})", path)
         if "note" in rule:
-            self.emit(f"NT.append({self.template(rule['note'], path)})", path)
+            self.emit(f"NT[{self.template(rule['note'], path)}] = None", path)
         if "source" in rule:
-            self.emit(f"SR.append({rule['source']!r})", path)
+            self.emit(f"SR[{rule['source']!r}] = None", path)
         if rule.get("stated") is False:
             self.emit("answer['stated'] = False", path)
         if "run" in rule:
@@ -138,8 +150,7 @@ class Compiler(Gen):
             self.emit(f"{'if' if i == 0 else 'elif'} {self.located(node['when'], where)}:", where)
             self.block(node, where)
         if rule.get("halt"):
-            self.emit("F.halted = True", path)
-            self.emit("return", path)
+            self.emit("return True", path)
 
     def run(self, target: Any, path: str) -> None:
         if not isinstance(target, str):
@@ -161,13 +172,9 @@ class Compiler(Gen):
                 self.inlining.pop()
             return
         if root == "infraction" and len(parts) == 1:
-            self.emit(f"_P = F.programs.get({str(parts[0])!r})", path)
-            self.emit("if _P is not None:", path)
-            self.depth += 1
-            self.emit("_P(F)", path)
-            self.emit("if F.halted:", path)
-            self.emit("    return", path)
-            self.depth -= 1
+            self.emit(f"_P = programs.get({str(parts[0])!r})", path)
+            self.emit(f"if _P is not None and _P({ARGS}):", path)
+            self.emit("    return True", path)
             return
         raise RuleError(f"{path}.run must name infraction.<list> or procedures.<name>, got {target!r}",
                         field=f"{path}.run")
