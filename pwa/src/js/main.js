@@ -78,15 +78,17 @@ async function boot() {
   window.addEventListener("offline", renderStatus);
 
   const publicPage = location.hash.startsWith("#/event/");
-  // A page the service worker controls has the Python runtime in the offline copy: Python
-  // starts now, in its worker (on another core), while the screen reads its kept data. On a
-  // first visit it starts once that copy is complete (registerServiceWorker).
-  if (!publicPage && navigator.serviceWorker?.controller) startEngine();
   preloadScreen();
   // The query words every judge's screen reads, fetched while the session is read.
   if (!publicPage) appJSON("rules/queries.json").catch(() => {});
-  const [, rulesets, session] = await Promise.all([
+  const kept = Promise.all([
     loadOffset(), appJSON("rules/index.json").catch(() => []), publicPage ? null : store.get("session")]);
+  // A page the service worker controls has the Python runtime in the offline copy: Python's
+  // worker, started by index.html as the page opened (on another core, while the page loads
+  // its code and reads its kept data), is taken over now. On a first visit Python starts once
+  // that copy is complete (registerServiceWorker).
+  if (!publicPage && navigator.serviceWorker?.controller) startEngine();
+  const [, rulesets, session] = await kept;
   app.rulesets = rulesets;
   if (!publicPage) await openSession(session, { stored: true });
   window.addEventListener("hashchange", render);
