@@ -1,5 +1,6 @@
-// Builds the judge app into dist/: copies the app sources, the self-hosted Python runtime
-// (npm `pyodide`), the two small browser libraries, the rule JSON and a zip of the
+// Builds the judge app into dist/: copies the app sources and the two small browser libraries
+// and bundles them with Rollup (build/app-bundle.mjs), the self-hosted Python runtime
+// (npm `pyodide`), the rule JSON and a zip of the
 // `shared_rules` package (the same .py and .json files the server runs), the icons (pwa/src/icons),
 // the standard library trimmed to what the engine imports (build/stdlib.mjs), Brotli and gzip
 // copies (build/compress.mjs), then the service worker that precaches all of it
@@ -13,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { zipSync } from "fflate";
+import { bundleApp } from "./build/app-bundle.mjs";
 import { compressCopies } from "./build/compress.mjs";
 import { writeServiceWorker } from "./build/service-worker.mjs";
 import { trimStdlib } from "./build/stdlib.mjs";
@@ -84,6 +86,8 @@ async function build() {
   fs.copyFileSync(path.join(modules, "idb/build/index.js"), path.join(vendor, "idb.js"));
   fs.copyFileSync(path.join(modules, "workbox-window/build/workbox-window.prod.mjs"),
     path.join(vendor, "workbox-window.mjs"));
+  // The page's modules and the worker, bundled in place (build/app-bundle.mjs).
+  await bundleApp(dist);
 
   const py = path.join(dist, "pyodide");
   fs.mkdirSync(py, { recursive: true });

@@ -38,7 +38,10 @@ export function formatLeft(ms) {
   return over ? `+${text}` : text;
 }
 
-/** Local time of day "HH:MM" for an epoch ms value shown to the judge. */
+/** Local time of day "HH:MM" (24-hour) for an epoch ms value shown to the judge. Written out
+ * by hand: the first toLocaleTimeString of a page loads the locale's date formats, which held
+ * the clock's first drawing back by ~60 ms of CPU (~250 ms at 4x slowdown). */
 export function timeOfDay(ms) {
-  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
 }

@@ -10,7 +10,9 @@
 // imported (kept in IndexedDB, one per app build); if restoring it fails, Python starts
 // the ordinary way, the snapshot is dropped and snapshot_error says why. Pyodide restores a
 // snapshot into the runtime's initial memory, so a heap larger than that (version.json's
-// snapshot_heap_limit, read from the runtime at build time) is never kept.
+// snapshot_heap_limit, read from the runtime at build time) is never kept. The runtime loads
+// while the snapshot's bytes are read; performance marks in the worker (worker-version,
+// worker-snapshot-read, worker-restored, worker-warm) show where a restart's time goes.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { openDB } from "../vendor/idb.js";
 
@@ -39,6 +41,15 @@ async function keptSnapshot(version) {
   }
 }
 
+/** Whether a snapshot of `version` is kept (its key only: the bytes are read later). */
+async function hasSnapshot(version) {
+  try {
+    return (await (await snapshots).getKey("snapshots", version)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 async function keepSnapshot(version, bytes) {
   try {
     const db = await snapshots;
@@ -57,15 +68,26 @@ async function start() {
     fetch(new URL("../version.json", import.meta.url)).then((r) => r.json()).catch(() => ({})),
   ]);
   const { version = null, snapshot_heap_limit: heapLimit = 0 } = build;
-  const snap = version ? await keptSnapshot(version) : null;
+  // Whether a snapshot is kept is asked first (its key only): the runtime then loads (its
+  // wasm compiles) while the snapshot's bytes are read from IndexedDB.
+  const kept = version ? await hasSnapshot(version) : false;
+  performance.mark("worker-version");
   let pyodide = null;
   let from = "fresh";
   let snapshotError = null;
-  if (snap) {
+  if (kept) {
     try {
+      const snap = keptSnapshot(version).then((bytes) => {
+        performance.mark("worker-snapshot-read");
+        if (!bytes) throw new Error("the snapshot is gone");
+        return bytes;
+      });
+      snap.catch(() => {});
       pyodide = await loadPyodide({ indexURL, _loadSnapshot: snap });
+      performance.mark("worker-restored");
       pyodide.unpackArchive(zip, "zip");
       pyodide.runPython(WARM);
+      performance.mark("worker-warm");
       from = "snapshot";
     } catch (err) {
       pyodide = null;

@@ -43,9 +43,17 @@ function changed() {
  * service worker. Calls made before wait for it. */
 export function startEngine() {
   if (worker) return;
-  performance.mark("engine-start");
-  engineState.started_ms = performance.now();
-  worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
+  // index.html starts the worker as the page opens when a service worker controls it.
+  const early = window.judgeEarlyEngine;
+  delete window.judgeEarlyEngine;
+  if (early) {
+    worker = early.worker;
+    engineState.started_ms = early.started_ms;
+  } else {
+    performance.mark("engine-start");
+    engineState.started_ms = performance.now();
+    worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
+  }
   worker.onmessage = ({ data }) => {
     if ("snapshot" in data) {
       Object.assign(engineState, { snapshot_bytes: data.snapshot, snapshot_error: data.snapshot_error ?? null });
@@ -75,6 +83,12 @@ export function startEngine() {
     rejectReady(new Error(engineState.failed));
     changed();
   };
+  if (early) {
+    early.worker.removeEventListener("message", early.onMessage);
+    early.worker.removeEventListener("error", early.onError);
+    for (const data of early.messages) worker.onmessage({ data });
+    if (early.error) worker.onerror({ message: early.error });
+  }
   for (const message of queued.splice(0)) worker.postMessage(message);
   changed();
 }

@@ -28,19 +28,19 @@ function registerServiceWorker() {
   offline.addEventListener("change", () => { if (offline.phase === "ready") startEngine(); });
 }
 
-/** Load everything the current session needs from the device, then refresh from the network. */
-export async function openSession(session) {
+/** Load everything the current session needs from the device, then refresh from the network.
+ * `stored`: the session was just read from the device (the boot), so it is not saved again. */
+export async function openSession(session, { stored = false } = {}) {
   stopSync();
-  if (session) await saveSession(session);
-  else app.session = null;
+  if (session && !stored) await saveSession(session);
+  else app.session = session ?? null;
   app.detail = null;
   app.clock = null;
   renderStatus();
   if (!app.session) return;
   const slug = app.session.event.slug;
-  await useRuleset(app.session.event.ruleset);
-  app.detail = (await store.get(`detail:${slug}`)) ?? null;
-  await loadClock();
+  const [, detail] = await Promise.all([useRuleset(app.session.event.ruleset), store.get(`detail:${slug}`), loadClock()]);
+  app.detail = detail ?? null;
   document.getElementById("event-name").textContent = app.session.event.name || app.ruleset.title;
   if (!app.session.standalone) {
     keepFresh();
@@ -79,17 +79,24 @@ async function boot() {
 
   const publicPage = location.hash.startsWith("#/event/");
   preloadScreen();
-  const [, rulesets, session] = await Promise.all([
+  // The query words every judge's screen reads, fetched while the session is read.
+  if (!publicPage) appJSON("rules/queries.json").catch(() => {});
+  const kept = Promise.all([
     loadOffset(), appJSON("rules/index.json").catch(() => []), publicPage ? null : store.get("session")]);
+  // A page the service worker controls has the Python runtime in the offline copy: Python's
+  // worker, started by index.html as the page opened (on another core, while the page loads
+  // its code and reads its kept data), is taken over now. On a first visit Python starts once
+  // that copy is complete (registerServiceWorker).
+  if (!publicPage && navigator.serviceWorker?.controller) startEngine();
+  const [, rulesets, session] = await kept;
   app.rulesets = rulesets;
-  if (!publicPage) await openSession(session);
+  if (!publicPage) await openSession(session, { stored: true });
   window.addEventListener("hashchange", render);
   await render();
-  // Python starts right after the first screen is up (the clock never waits for it: on a
-  // phone with few cores, starting it earlier slows the clock), from the offline copy; on a
-  // first visit, once that copy is complete. The players' page needs neither Python nor the
-  // offline copy: a player's phone downloads only the page and the clock, unless this device
-  // already has the judge app installed.
+  // The service worker is registered (and the offline copy checked) once the first screen is
+  // up. The players' page needs neither Python nor the offline copy: a player's phone
+  // downloads only the page and the clock, unless this device already has the judge app
+  // installed.
   if (!publicPage || navigator.serviceWorker?.controller) registerServiceWorker();
 }
 

@@ -11,7 +11,6 @@
 //   service worker here: an http:// address that is not this machine, or an old browser)
 // offline.done, offline.total: bytes on the wire (the Brotli copies' sizes) of the files held
 //   and of all; offline.reason: why the download stopped; a "change" event on every change.
-import { Workbox } from "../vendor/workbox-window.mjs";
 
 const CHECK_EVERY_MS = 1000;
 const RETRY_MS = [5000, 10000, 20000, 40000, 60000];
@@ -181,6 +180,15 @@ export async function startOffline({ onControlled, onUnavailable, onUpdate }) {
   });
   setInterval(() => { if (offline.phase !== "ready") checkSoon(); }, CHECK_EVERY_MS);
 
+  // workbox-window is loaded only now (the app calls this once its first screen is up).
+  let Workbox;
+  try {
+    ({ Workbox } = await import("../vendor/workbox-window.mjs"));
+  } catch (err) {
+    registerFailed(err);
+    await checkSoon();
+    return;
+  }
   const wb = new Workbox("sw.js");
   wb.addEventListener("waiting", async () => {
     // Only a new version waiting behind the one running now is an update (not the first install).

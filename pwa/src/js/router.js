@@ -1,10 +1,13 @@
 // Hash routes: #/join[/CODE], #/clock, #/time, #/penalty, #/history, #/sync, #/event/<slug>.
 import { app } from "./state.js";
 import { fill } from "./dom.js";
+// The clock, the screen a judge's phone opens on, comes with the app's code; the others are
+// loaded when first shown.
+import * as clockScreen from "./ui/clockview.js";
 
 const screens = {
   join: () => import("./ui/join.js"),
-  clock: () => import("./ui/clockview.js"),
+  clock: () => Promise.resolve(clockScreen),
   time: () => import("./ui/timecall.js"),
   penalty: () => import("./ui/penalty.js"),
   history: () => import("./ui/history.js"),

@@ -30,11 +30,13 @@ export async function render(main) {
   const spoken = h("p", { class: "small muted", "aria-live": "polite", id: "round-spoken" });
   const tablesEl = h("div", { id: "tables" });
   const extEl = h("div", { id: "extension" });
-  let alerts = (await store.get("alerts")) ?? [5, 0];
   let fired = new Set();
   let extensions = new Map(); // table -> local minutes not yet in the server's clock
   const tableMinutes = new Map(); // table -> all its extension minutes, as last drawn
   let results = new Map(); // table -> its current result (asked of the engine after drawing)
+  // The chosen alerts and this round's extensions on the device, read together.
+  const [kept] = await Promise.all([store.get("alerts"), loadLocalExtensions()]);
+  let alerts = kept ?? [5, 0];
 
   const alertButtons = ALERT_CHOICES.map((m) => h("button", {
     type: "button", id: `alert-${m}`, class: "secondary", "aria-pressed": String(alerts.includes(m)),
@@ -272,7 +274,8 @@ export async function render(main) {
     extEl,
     tablesEl,
   );
-  await redraw();
+  tick();
+  drawTables();
   performance.mark("clock-visible");
   refreshResults();
   const iv = setInterval(tick, 100);
