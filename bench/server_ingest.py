@@ -20,14 +20,15 @@ import time
 import uuid
 from pathlib import Path
 
-import sqlalchemy as sa
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from server import create_app  # noqa: E402
 from server.extensions import db  # noqa: E402
 from server.models import Event, Player  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from pg_schema import postgres_config  # noqa: E402
 
 BATCH = 500
 
@@ -90,17 +91,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         report("sqlite", measure({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite3"}, args.batches))
     if args.postgres:
-        schema = f"jc_bench_{secrets.token_hex(3)}"
-        engine = sa.create_engine(args.postgres)
-        with engine.begin() as conn:
-            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-        try:
-            report("postgresql", measure({"SQLALCHEMY_DATABASE_URI": args.postgres, "SQLALCHEMY_ENGINE_OPTIONS": {
-                "connect_args": {"options": f"-csearch_path={schema}"}}}, args.batches))
-        finally:
-            with engine.begin() as conn:
-                conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-            engine.dispose()
+        with postgres_config(args.postgres) as config:
+            report("postgresql", measure(config, args.batches))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,9 @@ from server.extensions import db  # noqa: E402
 from server.models import Event, Player, Record  # noqa: E402
 from server.reconcile import stored_items  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from pg_schema import postgres_config  # noqa: E402
+
 T0 = 1_800_000_000_000
 
 
@@ -137,18 +140,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             report("sqlite", size, measure({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.sqlite3"}, size))
         if args.postgres:
-            schema = f"jc_bench_{secrets.token_hex(3)}"
-            engine = sa.create_engine(args.postgres)
-            with engine.begin() as conn:
-                conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-            try:
-                report("postgresql", size, measure({"SQLALCHEMY_DATABASE_URI": args.postgres,
-                                                    "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {
-                                                        "options": f"-csearch_path={schema}"}}}, size))
-            finally:
-                with engine.begin() as conn:
-                    conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-                engine.dispose()
+            with postgres_config(args.postgres) as config:
+                report("postgresql", size, measure(config, size))
 
 
 if __name__ == "__main__":

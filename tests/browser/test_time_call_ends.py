@@ -2,6 +2,8 @@
 decides, and the screen records that decision) and where the procedure goes on after a step
 (a Wonders of the First play-off's additional Round asks for its Stones and goes round again)."""
 
+import contextlib
+
 from .conftest import PHONE
 from .helpers import join, wait_synced
 
@@ -18,20 +20,27 @@ def answer(page, fact, *, choose=None, numbers=None):
     page.click(f"{question} button[type=submit]")
 
 
-def start_walk(page, server, table=1):
-    page.goto(server.url + "/#/time")
-    page.select_option("#tc-table", str(table))
-    page.click("#tc-start")
-
-
-def test_where_the_policy_gives_no_result_the_head_judges_decision_is_recorded(browser, flask_server):
-    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
-    flask_server.start_round(event["slug"])
+@contextlib.contextmanager
+def walking(browser, server, stage):
+    """A judge's phone at the start of a Time! walk for table 1 of a Wonders of the First
+    event at `stage`; yields (page, event)."""
+    event = server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
+    server.set_stage(event["slug"], stage)
+    server.start_round(event["slug"])
     ctx = browser.new_context(viewport=PHONE)
     try:
         page = ctx.new_page()
-        join(page, flask_server, event, "Erin")
-        start_walk(page, flask_server)
+        join(page, server, event, "Erin")
+        page.goto(server.url + "/#/time")
+        page.select_option("#tc-table", "1")
+        page.click("#tc-start")
+        yield page, event
+    finally:
+        ctx.close()
+
+
+def test_where_the_policy_gives_no_result_the_head_judges_decision_is_recorded(browser, flask_server):
+    with walking(browser, flask_server, "swiss") as (page, event):
         answer(page, "current_game.winner", choose="none")
         answer(page, "current_game.round_reached", numbers=[7])
         answer(page, "current_game.stones", numbers=[4, 4])
@@ -47,19 +56,10 @@ def test_where_the_policy_gives_no_result_the_head_judges_decision_is_recorded(b
         [record] = flask_server.records(event["slug"])
         assert (record["type"], record["payload"]["result"], record["payload"]["decided_by"]) == (
             "time_call", "B", "head_judge")
-    finally:
-        ctx.close()
 
 
 def test_a_play_off_s_additional_round_asks_for_its_stones_and_goes_round_again(browser, flask_server):
-    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
-    flask_server.set_stage(event["slug"], "elimination")
-    flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
-    try:
-        page = ctx.new_page()
-        join(page, flask_server, event, "Erin")
-        start_walk(page, flask_server)
+    with walking(browser, flask_server, "elimination") as (page, event):
         answer(page, "current_game.winner", choose="none")
         answer(page, "current_game.stones", numbers=[3, 3])
         answer(page, "current_game.lowest_realm", choose="none")
@@ -77,5 +77,3 @@ def test_a_play_off_s_additional_round_asks_for_its_stones_and_goes_round_again(
         [record] = flask_server.records(event["slug"])
         assert (record["payload"]["result"], record["payload"]["decided_by"]) == ("B", "procedure")
         assert record["payload"]["facts"]["additional_round"] == {"stones": {"A": 4, "B": 6}}
-    finally:
-        ctx.close()
