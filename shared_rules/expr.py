@@ -80,6 +80,19 @@ class Gen:
             return emit(args, self)
         return self.const(expr)
 
+    def test(self, expr: Any) -> str:
+        """Python source whose truth is the truth of ``expr``, for an ``if`` or a predicate: ``and``,
+        ``or`` and ``not`` as Python's own, and a read whose default is falsy as the bare read."""
+        if isinstance(expr, dict) and len(expr) == 1:
+            (op, args), = expr.items()
+            if op in ("and", "or") and isinstance(args, list) and args:
+                return "(" + f" {op} ".join(self.test(a) for a in args) + ")"
+            if op == "not" and isinstance(args, list) and len(args) == 1:
+                return f"(not {self.test(args[0])})"
+            if op == "var" and isinstance(args, list) and len(args) == 2 and is_literal(args[1]) and not args[1]:
+                return self.read(args[0], None)
+        return self.expr(expr)
+
     def numeric(self, expr: Any) -> bool:
         """Whether an expression is sure to give a number when it gives a value at all: a
         number, or a fact or event setting the vocabulary types as a number (checked on the way
@@ -189,6 +202,8 @@ class Gen:
         else:
             found = f"_present(_walk({root}, {self.const(parts)}))"
         if has_default:
+            if default is None:
+                return found
             return f"_or_none({found}, lambda: {fallback})" if lazy else f"_or_none({found}, {fallback})"
         if root == "event" and missing is not None:
             return f"_given({found}, {self.const(missing)})"
@@ -480,7 +495,7 @@ def _if(args: Any, gen: Gen) -> str:
         raise RuleError("operator 'if' takes [cond, value, ..., else]", field="if")
     code = gen.expr(parts[-1])
     for i in range(len(parts) - 3, -1, -2):
-        code = f"({gen.expr(parts[i + 1])} if {gen.expr(parts[i])} else {code})"
+        code = f"({gen.expr(parts[i + 1])} if {gen.test(parts[i])} else {code})"
     return code
 
 
@@ -508,7 +523,7 @@ def _list_op(kind: str) -> Callable[[Any, Gen], str]:
         items = f"_items({gen.expr(source)}, {kind!r})"
         gen.item_depth += 1
         try:
-            test = gen.expr(predicate)
+            test = gen.test(predicate)
         finally:
             gen.item_depth -= 1
         if kind == "count":
