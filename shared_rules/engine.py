@@ -282,8 +282,14 @@ class _Search:
         return _Outcome([walk], False, _unique([missing, *later]), [])
 
     def assume(self, event: dict, facts: dict, path: str, value: Any) -> tuple[dict, dict]:
-        """(event, facts) with the value at the rooted ``path`` set, checked again (defaults filled)."""
+        """(event, facts) with the value at the rooted ``path`` set, checked again (defaults filled).
+        A value tried is one the fact's spec lists (vocab.enumerate_values), so at the top level,
+        where the fact was absent, the checked dict is the old one with the value added."""
         root, parts = split_path(path)
+        if len(parts) == 1:
+            target = dict(event if root == "event" else facts)
+            target[parts[0]] = value
+            return (target, facts) if root == "event" else (event, target)
         target = dict(event if root == "event" else facts)
         at = target
         for part in parts[:-1]:
