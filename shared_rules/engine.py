@@ -49,7 +49,8 @@ class Query:
     def __init__(self, name: str, ruleset: dict, words: dict, event_words: dict):
         self.name = name
         self.ruleset_id = ruleset.get("id")
-        compiler = Compiler(ruleset, words["facts"], event_words, f"{ruleset.get('id')} {name}")
+        compiler = Compiler(ruleset, words["facts"], event_words, f"{ruleset.get('id')} {name}",
+                            [f for f, spec in words["answer"].items() if "default" in spec])
         program = ruleset["queries"][name]
         self.program = compiler.function(program.get("steps", []), f"queries.{name}.steps")
         self.check_facts = checker(words["facts"], "facts")

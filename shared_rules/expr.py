@@ -16,7 +16,7 @@ of a fact (or an event setting) the request did not give, with no default, raise
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import MissingFact, RuleError
@@ -47,8 +47,13 @@ class Gen:
     (its static data and ladders) and the query's vocabulary (to name a missing fact), and
     keeps the constants the code refers to in ``namespace``."""
 
-    def __init__(self, ruleset: dict, facts: dict, event: dict):
+    def __init__(self, ruleset: dict, facts: dict, event: dict, answer_defaults: Iterable[str] = ()):
         self.ruleset, self.facts, self.event = ruleset, facts, event
+        # fields every evaluation has, so read by key: facts and event settings with a default
+        # (the checkers fill them in) and answer fields with one (the answer starts with them)
+        self.filled = {"facts": {name for name, spec in facts.items() if "default" in spec},
+                       "event": {name for name, spec in event.items() if "default" in spec},
+                       "answer": set(answer_defaults)}
         self.namespace: dict[str, Any] = dict(HELPERS)
         self.item_depth = 0
         self._names: dict[int, str] = {}
@@ -182,6 +187,11 @@ class Gen:
             if not has_default:
                 return f"_fact2(facts, {pair}, {self.const(missing)})"
             return f"_fact2_or(facts, {pair}, {fallback})"
+        if key and parts[0] in self.filled.get(root, ()):
+            found = f"{root}[{key}]"
+            if root == "facts" or not has_default or default is None:
+                return found
+            return f"_or_none({found}, lambda: {fallback})" if lazy else f"_or_none({found}, {fallback})"
         if root == "facts":
             if key and not has_default:
                 return f"(facts[{key}] if {key} in facts else _miss({self.const(missing)}))"

@@ -18,7 +18,7 @@ time (through the line of the generated code that failed) for a value of the wro
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import RuleError
@@ -32,8 +32,8 @@ Rules = Callable[..., "bool | None"]
 class Compiler(Gen):
     """Compiles the rule lists of one query of one ruleset."""
 
-    def __init__(self, ruleset: dict, facts: dict, event: dict, label: str):
-        super().__init__(ruleset, facts, event)
+    def __init__(self, ruleset: dict, facts: dict, event: dict, label: str, answer_defaults: Iterable[str] = ()):
+        super().__init__(ruleset, facts, event, answer_defaults)
         self.label = label
         self.namespace["_PN"] = {p["id"]: p.get("name", p["id"]) for p in ruleset.get("penalties", [])}
         self.namespace["_pt"] = penalty_text
