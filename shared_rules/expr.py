@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import MissingFact, RuleError
+from .facts import NULLABLE
 from .vocabulary import spec_at
 
 ROOTS = ("event", "facts", "answer", "infraction", "ruleset", "item")
@@ -54,6 +55,9 @@ class Gen:
         self.filled = {"facts": {name for name, spec in facts.items() if "default" in spec},
                        "event": {name for name, spec in event.items() if "default" in spec},
                        "answer": set(answer_defaults)}
+        # of those, the event settings that are never null: a read of one with a default is the read
+        self.never_null = {name for name, spec in event.items()
+                           if spec.get("default") is not None and spec["type"] not in NULLABLE}
         self.namespace: dict[str, Any] = dict(HELPERS)
         self.item_depth = 0
         self._names: dict[int, str] = {}
@@ -97,6 +101,14 @@ class Gen:
             if op == "var" and isinstance(args, list) and len(args) == 2 and is_literal(args[1]) and not args[1]:
                 return self.read(args[0], None)
         return self.expr(expr)
+
+    def always_inner(self, parts: list) -> bool:
+        """Whether a fact ``parts[0]``, when given, always has the key ``parts[1]`` (a per-player
+        value, or an object field with a default)."""
+        spec = self.facts.get(parts[0]) or {}
+        if spec.get("type") == "per_player":
+            return parts[1] in ("A", "B")
+        return spec.get("type") == "object" and "default" in spec.get("fields", {}).get(parts[1], {})
 
     def numeric(self, expr: Any) -> bool:
         """Whether an expression is sure to give a number when it gives a value at all: a
@@ -184,12 +196,16 @@ class Gen:
         key = repr(parts[0]) if len(parts) == 1 and isinstance(parts[0], str) else None
         pair = ", ".join(map(repr, parts)) if len(parts) == 2 and all(isinstance(p, str) for p in parts) else None
         if pair and root == "facts" and not lazy:
+            if not has_default and self.always_inner(parts):
+                outer = repr(parts[0])
+                return f"(facts[{outer}][{parts[1]!r}] if {outer} in facts else _miss({self.const(missing)}))"
             if not has_default:
                 return f"_fact2(facts, {pair}, {self.const(missing)})"
             return f"_fact2_or(facts, {pair}, {fallback})"
         if key and parts[0] in self.filled.get(root, ()):
             found = f"{root}[{key}]"
-            if root == "facts" or not has_default or default is None:
+            if root == "facts" or not has_default or default is None or (
+                    root == "event" and parts[0] in self.never_null):
                 return found
             return f"_or_none({found}, lambda: {fallback})" if lazy else f"_or_none({found}, {fallback})"
         if root == "facts":
