@@ -116,6 +116,10 @@ class Gen:
         in), read with no default or a number as default."""
         if type(expr) in NUMBERS:
             return True
+        if isinstance(expr, dict) and len(expr) == 1:  # a sum, difference or product of two such
+            (op, args), = expr.items()
+            if op in ("+", "-", "*") and isinstance(args, list) and len(args) == 2:
+                return all(map(self.numeric, args))
         if not (isinstance(expr, dict) and set(expr) == {"var"}):
             return False
         args = expr["var"]
