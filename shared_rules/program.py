@@ -224,6 +224,8 @@ def penalty_text(value: Any, names: dict[str, str]) -> str:
 
 def value_text(value: Any) -> str:
     """A value as text in an explain line: lists joined with commas, yes/no, "not given"."""
+    if value.__class__ is str:
+        return value
     if value is ABSENT or value is None:
         return "not given"
     if isinstance(value, list):
