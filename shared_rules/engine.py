@@ -49,7 +49,8 @@ class Query:
     def __init__(self, name: str, ruleset: dict, words: dict, event_words: dict):
         self.name = name
         self.ruleset_id = ruleset.get("id")
-        compiler = Compiler(ruleset, words["facts"], event_words, f"{ruleset.get('id')} {name}")
+        compiler = Compiler(ruleset, words["facts"], event_words, f"{ruleset.get('id')} {name}",
+                            [f for f, spec in words["answer"].items() if "default" in spec])
         program = ruleset["queries"][name]
         self.program = compiler.function(program.get("steps", []), f"queries.{name}.steps")
         self.check_facts = checker(words["facts"], "facts")
@@ -105,10 +106,36 @@ class Ruleset:
     def __init__(self, data: dict):
         self.data = data
         self.words = vocab.for_ruleset(data)
-        self.check_event = checker(self.words["event"], "event")
+        self.check_event_values = checker(self.words["event"], "event")
+        self.events: dict[tuple, dict] = {}  # checked event contexts by names, values and their types
         self.infractions = {i["id"]: i for i in data.get("infractions", [])}
         self.queries = {name: Query(name, data, words, self.words["event"])
                         for name, words in self.words["queries"].items()}
+
+    def check_event(self, values: Any) -> dict:
+        """The event context checked (``checker``), remembered by value: most requests of an
+        event carry the same few settings. The rules only read the checked dict. The key has each
+        value's type (1, 1.0 and True are equal keys); floats (0.0 == -0.0), lists and objects are
+        not remembered."""
+        if values.__class__ is not dict:
+            return self.check_event_values(values)
+        types = tuple(map(type, values.values()))
+        key = (tuple(values), tuple(values.values()), types)
+        try:
+            return self.events[key]
+        except KeyError:
+            if float in types:
+                return self.check_event_values(values)
+        except TypeError:  # a list or object among the values
+            return self.check_event_values(values)
+        checked = self.check_event_values(values)
+        if len(self.events) >= EVENT_CACHE_SIZE:
+            self.events.clear()
+        self.events[key] = checked
+        return checked
+
+
+EVENT_CACHE_SIZE = 256
 
 
 @lru_cache(maxsize=64)
@@ -162,7 +189,7 @@ def check_event_settings(ruleset_id: str, settings: dict) -> dict:
     and the allowed values, for an unknown ruleset too.
     """
     ruleset = compiled_ruleset(ruleset_id)
-    out = ruleset.check_event({k: v for k, v in settings.items() if v is not None})
+    out = ruleset.check_event_values({k: v for k, v in settings.items() if v is not None})
     level = ruleset.words["event"].get("level")
     if level is not None and "level" not in out:
         raise RuleError(f"event.level is required for ruleset {ruleset_id}", field="event.level",
@@ -256,8 +283,14 @@ class _Search:
         return _Outcome([walk], False, _unique([missing, *later]), [])
 
     def assume(self, event: dict, facts: dict, path: str, value: Any) -> tuple[dict, dict]:
-        """(event, facts) with the value at the rooted ``path`` set, checked again (defaults filled)."""
+        """(event, facts) with the value at the rooted ``path`` set, checked again (defaults filled).
+        A value tried is one the fact's spec lists (vocab.enumerate_values), so at the top level,
+        where the fact was absent, the checked dict is the old one with the value added."""
         root, parts = split_path(path)
+        if len(parts) == 1:
+            target = dict(event if root == "event" else facts)
+            target[parts[0]] = value
+            return (target, facts) if root == "event" else (event, target)
         target = dict(event if root == "event" else facts)
         at = target
         for part in parts[:-1]:

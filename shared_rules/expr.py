@@ -16,10 +16,11 @@ of a fact (or an event setting) the request did not give, with no default, raise
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import MissingFact, RuleError
+from .facts import NULLABLE
 from .vocabulary import spec_at
 
 ROOTS = ("event", "facts", "answer", "infraction", "ruleset", "item")
@@ -47,8 +48,16 @@ class Gen:
     (its static data and ladders) and the query's vocabulary (to name a missing fact), and
     keeps the constants the code refers to in ``namespace``."""
 
-    def __init__(self, ruleset: dict, facts: dict, event: dict):
+    def __init__(self, ruleset: dict, facts: dict, event: dict, answer_defaults: Iterable[str] = ()):
         self.ruleset, self.facts, self.event = ruleset, facts, event
+        # fields every evaluation has, so read by key: facts and event settings with a default
+        # (the checkers fill them in) and answer fields with one (the answer starts with them)
+        self.filled = {"facts": {name for name, spec in facts.items() if "default" in spec},
+                       "event": {name for name, spec in event.items() if "default" in spec},
+                       "answer": set(answer_defaults)}
+        # of those, the event settings that are never null: a read of one with a default is the read
+        self.never_null = {name for name, spec in event.items()
+                           if spec.get("default") is not None and spec["type"] not in NULLABLE}
         self.namespace: dict[str, Any] = dict(HELPERS)
         self.item_depth = 0
         self._names: dict[int, str] = {}
@@ -80,12 +89,37 @@ class Gen:
             return emit(args, self)
         return self.const(expr)
 
+    def test(self, expr: Any) -> str:
+        """Python source whose truth is the truth of ``expr``, for an ``if`` or a predicate: ``and``,
+        ``or`` and ``not`` as Python's own, and a read whose default is falsy as the bare read."""
+        if isinstance(expr, dict) and len(expr) == 1:
+            (op, args), = expr.items()
+            if op in ("and", "or") and isinstance(args, list) and args:
+                return "(" + f" {op} ".join(self.test(a) for a in args) + ")"
+            if op == "not" and isinstance(args, list) and len(args) == 1:
+                return f"(not {self.test(args[0])})"
+            if op == "var" and isinstance(args, list) and len(args) == 2 and is_literal(args[1]) and not args[1]:
+                return self.read(args[0], None)
+        return self.expr(expr)
+
+    def always_inner(self, parts: list) -> bool:
+        """Whether a fact ``parts[0]``, when given, always has the key ``parts[1]`` (a per-player
+        value, or an object field with a default)."""
+        spec = self.facts.get(parts[0]) or {}
+        if spec.get("type") == "per_player":
+            return parts[1] in ("A", "B")
+        return spec.get("type") == "object" and "default" in spec.get("fields", {}).get(parts[1], {})
+
     def numeric(self, expr: Any) -> bool:
         """Whether an expression is sure to give a number when it gives a value at all: a
         number, or a fact or event setting the vocabulary types as a number (checked on the way
         in), read with no default or a number as default."""
         if type(expr) in NUMBERS:
             return True
+        if isinstance(expr, dict) and len(expr) == 1:  # a sum, difference or product of two such
+            (op, args), = expr.items()
+            if op in ("+", "-", "*") and isinstance(args, list) and len(args) == 2:
+                return all(map(self.numeric, args))
         if not (isinstance(expr, dict) and set(expr) == {"var"}):
             return False
         args = expr["var"]
@@ -166,9 +200,18 @@ class Gen:
         key = repr(parts[0]) if len(parts) == 1 and isinstance(parts[0], str) else None
         pair = ", ".join(map(repr, parts)) if len(parts) == 2 and all(isinstance(p, str) for p in parts) else None
         if pair and root == "facts" and not lazy:
+            if not has_default and self.always_inner(parts):
+                outer = repr(parts[0])
+                return f"(facts[{outer}][{parts[1]!r}] if {outer} in facts else _miss({self.const(missing)}))"
             if not has_default:
                 return f"_fact2(facts, {pair}, {self.const(missing)})"
             return f"_fact2_or(facts, {pair}, {fallback})"
+        if key and parts[0] in self.filled.get(root, ()):
+            found = f"{root}[{key}]"
+            if root == "facts" or not has_default or default is None or (
+                    root == "event" and parts[0] in self.never_null):
+                return found
+            return f"_or_none({found}, lambda: {fallback})" if lazy else f"_or_none({found}, {fallback})"
         if root == "facts":
             if key and not has_default:
                 return f"(facts[{key}] if {key} in facts else _miss({self.const(missing)}))"
@@ -189,6 +232,8 @@ class Gen:
         else:
             found = f"_present(_walk({root}, {self.const(parts)}))"
         if has_default:
+            if default is None:
+                return found
             return f"_or_none({found}, lambda: {fallback})" if lazy else f"_or_none({found}, {fallback})"
         if root == "event" and missing is not None:
             return f"_given({found}, {self.const(missing)})"
@@ -480,7 +525,7 @@ def _if(args: Any, gen: Gen) -> str:
         raise RuleError("operator 'if' takes [cond, value, ..., else]", field="if")
     code = gen.expr(parts[-1])
     for i in range(len(parts) - 3, -1, -2):
-        code = f"({gen.expr(parts[i + 1])} if {gen.expr(parts[i])} else {code})"
+        code = f"({gen.expr(parts[i + 1])} if {gen.test(parts[i])} else {code})"
     return code
 
 
@@ -508,7 +553,7 @@ def _list_op(kind: str) -> Callable[[Any, Gen], str]:
         items = f"_items({gen.expr(source)}, {kind!r})"
         gen.item_depth += 1
         try:
-            test = gen.expr(predicate)
+            test = gen.test(predicate)
         finally:
             gen.item_depth -= 1
         if kind == "count":

@@ -18,7 +18,7 @@ time (through the line of the generated code that failed) for a value of the wro
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import RuleError
@@ -32,8 +32,8 @@ Rules = Callable[..., "bool | None"]
 class Compiler(Gen):
     """Compiles the rule lists of one query of one ruleset."""
 
-    def __init__(self, ruleset: dict, facts: dict, event: dict, label: str):
-        super().__init__(ruleset, facts, event)
+    def __init__(self, ruleset: dict, facts: dict, event: dict, label: str, answer_defaults: Iterable[str] = ()):
+        super().__init__(ruleset, facts, event, answer_defaults)
         self.label = label
         self.namespace["_PN"] = {p["id"]: p.get("name", p["id"]) for p in ruleset.get("penalties", [])}
         self.namespace["_pt"] = penalty_text
@@ -83,7 +83,7 @@ class Compiler(Gen):
         if not isinstance(rule, dict):
             raise RuleError(f"{path} must be a rule node (an object)", field=path)
         if "when" in rule:
-            self.emit(f"if {self.located(rule['when'], path)}:", path)
+            self.emit(f"if {self.located(rule['when'], path, True)}:", path)
             self.block(rule, path)
         else:
             self.body(rule, path)
@@ -96,10 +96,10 @@ class Compiler(Gen):
             self.emit("pass", path)
         self.depth -= 1
 
-    def located(self, expr: Any, path: str) -> str:
-        """Source of an expression; a compile error in it names the node."""
+    def located(self, expr: Any, path: str, test: bool = False) -> str:
+        """Source of an expression (or of its truth, for a test); a compile error in it names the node."""
         try:
-            return self.expr(expr)
+            return self.test(expr) if test else self.expr(expr)
         except RuleError as error:
             if error.field and error.field.startswith(path):
                 raise
@@ -116,7 +116,7 @@ class Compiler(Gen):
                      f"'condition': {self.template(option['condition'], path)}, "
                      f"'source': {option.get('source', rule.get('source'))!r}}})")
             if "when" in option:
-                self.emit(f"if {self.located(option['when'], path)}:", path)
+                self.emit(f"if {self.located(option['when'], path, True)}:", path)
                 self.depth += 1
                 self.emit(entry, path)
                 self.depth -= 1
@@ -147,7 +147,7 @@ class Compiler(Gen):
                     self.emit("else:", where)
                     self.block(node, where)
                 break
-            self.emit(f"{'if' if i == 0 else 'elif'} {self.located(node['when'], where)}:", where)
+            self.emit(f"{'if' if i == 0 else 'elif'} {self.located(node['when'], where, True)}:", where)
             self.block(node, where)
         if rule.get("halt"):
             self.emit("return True", path)
@@ -224,6 +224,8 @@ def penalty_text(value: Any, names: dict[str, str]) -> str:
 
 def value_text(value: Any) -> str:
     """A value as text in an explain line: lists joined with commas, yes/no, "not given"."""
+    if value.__class__ is str:
+        return value
     if value is ABSENT or value is None:
         return "not given"
     if isinstance(value, list):
