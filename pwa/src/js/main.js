@@ -10,6 +10,7 @@ import { startSync, syncNow, syncState, stopSync } from "./sync.js";
 import { api } from "./api.js";
 import { preloadScreen, route, render } from "./router.js";
 import { renderStatus } from "./ui/status.js";
+import { startReviewBadge, updateReviewBadge } from "./ui/review-badge.js";
 
 performance.mark("app-start");
 
@@ -63,7 +64,10 @@ export async function refreshDetail() {
     // scorekeeper) since it joined; screens that depend on the role are drawn again.
     const role = app.session.role;
     await followEvent(detail, detail.me?.role);
-    if (app.session.role !== role && ["history", "join"].includes(route().screen)) render();
+    if (app.session.role !== role) {
+      if (["history", "review", "join"].includes(route().screen)) render();
+      else updateReviewBadge();
+    }
   } catch { /* kept copy stays */ }
 }
 
@@ -84,6 +88,7 @@ async function boot() {
   app.rulesets = rulesets;
   if (!publicPage) await openSession(session);
   window.addEventListener("hashchange", render);
+  startReviewBadge();
   await render();
   // Python starts right after the first screen is up (the clock never waits for it: on a
   // phone with few cores, starting it earlier slows the clock), from the offline copy; on a
