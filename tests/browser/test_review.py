@@ -2,8 +2,8 @@
 penalties for the same player (recorded on a phone that was offline) is flagged on the phone
 of the judge who issued it, in the head judge's list (the same list the server gives) and on
 the organiser's page; the head judge issues the right penalty instead and every list empties.
-A penalty the head judge refuses does not count toward the next look-up. A round without
-pairings has no tables."""
+A penalty the head judge refuses does not count toward the next look-up; one kept as issued
+shows the head judge's reason. A round without pairings has no tables."""
 
 import json
 
@@ -191,7 +191,7 @@ def test_a_penalty_decided_without_an_offline_judges_records_is_flagged_and_issu
             hal_ctx.close()
 
 
-def test_a_penalty_the_head_judge_refuses_does_not_count_on_the_next_look_up(browser, flask_server):
+def test_a_refused_penalty_does_not_count_and_a_flagged_one_can_be_kept(browser, flask_server):
     event = flask_server.make_event("dci-upg", "competitive")
     slug = event["slug"]
     flask_server.start_round(slug)
@@ -227,6 +227,39 @@ def test_a_penalty_the_head_judge_refuses_does_not_count_on_the_next_look_up(bro
         again = look_up_penalty(kim, "slow", "slow_play", player["id"])
         assert json.loads(again["penalty"]) == "game_loss"
         assert again["history"].startswith("1 earlier penalty")
+
+        # A flagged penalty the head judge keeps as issued, with a reason (required).
+        other = event["players"][2]
+        wait_controlled(kim)
+        kim_ctx.set_offline(True)
+        assert record_penalty(kim, other["id"]) == "warning"
+        assert record_penalty(hal, other["id"]) == "warning"
+        wait_synced(hal)
+        kim_ctx.set_offline(False)
+        kim.evaluate("() => window.dispatchEvent(new Event('online'))")
+        wait_synced(kim)
+        synced(hal)
+        open_review(hal)
+        wait_badge(hal, 1)
+        flag = hal.locator("#review-waiting li[data-kind=conflict]")
+        assert "Recorded Warning; with every judge's records the policy gives Game Loss" in flag.text_content()
+        flag.locator("[data-keep]").click()
+        assert flag.locator("[role=alert]").text_content() == \
+            "Say why it is kept as issued: the reason goes with the record."
+        flag.locator("textarea").fill("Spoke to the player myself")
+        flag.locator("textarea").press("Tab")
+        hal.keyboard.press("Enter")
+        hal.wait_for_selector("#review-kept li")
+        assert "Kept as issued: Spoke to the player myself" in hal.text_content("#review-kept")
+        assert hal.locator("#review-empty").count() == 1
+        wait_badge(hal, 0)
+        wait_synced(hal)
+        [kept] = [r for r in flask_server.records(slug) if r["type"] == "resolution"]
+        assert kept["payload"]["reason"] == "Spoke to the player myself"
+        synced(kim)
+        kim.goto(flask_server.url + f"/#/history/{other['id']}")
+        kim.wait_for_selector("#history-records [data-flag=kept]")
+        assert kim.text_content("#history-records [data-flag=kept]") == "Kept as issued: Spoke to the player myself"
     finally:
         kim_ctx.close()
         if hal_ctx:
