@@ -258,6 +258,16 @@ class EventServer:
             pause_round(event)
             return clock_state(event)
 
+    def end_round(self, slug):
+        """End the event's running round now; returns the clock state."""
+        from server.clock import clock_state, end_round
+        from server.events import get_event
+
+        with self.app.app_context():
+            event = get_event(slug)
+            end_round(event)
+            return clock_state(event)
+
     def set_stage(self, slug, stage):
         """Move the event to `stage` ("swiss" or "elimination"), as the organiser's page does."""
         from server.clock import bump

@@ -27,7 +27,7 @@ def test_reload_with_the_network_cut_shows_shell_clock_and_penalty(browser, flas
         page.wait_for_function("() => /Round 1/.test(document.querySelector('#round-label')?.textContent)")
         left_ms = int(page.get_attribute("#round-left", "data-remaining-ms"))
         assert 39 * 60_000 < left_ms <= 40 * 60_000
-        assert page.locator("#nav a").count() == 5
+        assert page.locator("#nav a").count() == 6
         shoot(page, "clock-offline")
 
         wait_python(page)

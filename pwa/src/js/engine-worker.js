@@ -1,7 +1,7 @@
 // Module worker running the Python rules engine (shared_rules) in Pyodide.
 // Messages in: {id, action, payload: JSON text}, where action is one of the engine's actions
-// (shared_rules/worker.py: evaluate, facts_read, history, penalty_payload); the Python side
-// holds the logic and is tested under CPython.
+// (shared_rules/worker.py: evaluate, facts_read, history, history_seen, penalty_payload,
+// review); the Python side holds the logic and is tested under CPython.
 // Messages out: {ready: true, ms, from, snapshot_error} once, {snapshot: bytes | null,
 // snapshot_error} when a snapshot was kept or refused, then {id, result: JSON text} or
 // {id, error: {...}}.
@@ -128,7 +128,7 @@ started.then(
 );
 
 // The message table: each action is answered by shared_rules.worker.handle.
-const ACTIONS = ["evaluate", "facts_read", "history", "penalty_payload", "results"];
+const ACTIONS = ["evaluate", "facts_read", "history", "history_seen", "penalty_payload", "results", "review"];
 const actions = Object.fromEntries(ACTIONS.map((action) => [action, async (text) => {
   const { handle } = await started;
   const reply = JSON.parse(handle(action, text));

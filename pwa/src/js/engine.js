@@ -6,6 +6,10 @@
 //                                 infraction) reads: [{name, type, summary, asked_when_needed, defaults}]
 //   window.judge.history(records, player, ruleset)  Promise of the player's facts.history from
 //                                 this device's records (shared_rules/history.py)
+//   window.judge.historySeen(records, player)  Promise of the ids of the records behind that
+//                                 history (a penalty record keeps them as payload.history_seen)
+//   window.judge.review(records, ruleset, event)  Promise of the head judge's review items from
+//                                 these records, kept conflicts included (shared_rules/review.py)
 //   window.judge.answeredBy(answer)         "server" or "phone": who answered that evaluate
 //   window.judge.state            {ready, failed, ms, from, started_ms, expected_ms,
 //                                  snapshot_bytes, snapshot_error}
@@ -142,6 +146,19 @@ export async function history(records, player, ruleset) {
   return JSON.parse((await call("history", { records, player, ruleset })).text);
 }
 
+/** The ids of the records behind that history, in its order (shared_rules.history.seen_ids):
+ * a penalty record keeps them as payload.history_seen. */
+export async function historySeen(records, player) {
+  return JSON.parse((await call("history_seen", { records, player })).text);
+}
+
+/** Every review item of these records, kept conflicts included (shared_rules.review.review):
+ * penalties waiting for the head judge and flagged penalties. `event` is the engine's event
+ * context (level, stage, games per match). */
+export async function review(records, ruleset, event) {
+  return JSON.parse((await call("review", { records, ruleset, event })).text);
+}
+
 /** The penalty record's payload for an answer (shared_rules.history.penalty_payload). */
 export async function penaltyPayload(request) {
   return JSON.parse((await call("penalty_payload", request)).text);
@@ -161,4 +178,4 @@ export async function evaluate(request) {
   return answer;
 }
 
-window.judge = { ready, evaluate, evaluateJSON, factsRead, history, answeredBy, state: engineState };
+window.judge = { ready, evaluate, evaluateJSON, factsRead, history, historySeen, review, answeredBy, state: engineState };

@@ -10,6 +10,7 @@ import { startSync, syncNow, syncState, stopSync } from "./sync.js";
 import { api } from "./api.js";
 import { preloadScreen, route, render } from "./router.js";
 import { renderStatus } from "./ui/status.js";
+import { startReviewBadge, updateReviewBadge } from "./ui/review-badge.js";
 
 performance.mark("app-start");
 
@@ -63,7 +64,10 @@ export async function refreshDetail() {
     // scorekeeper) since it joined; screens that depend on the role are drawn again.
     const role = app.session.role;
     await followEvent(detail, detail.me?.role);
-    if (app.session.role !== role && ["history", "join"].includes(route().screen)) render();
+    if (app.session.role !== role) {
+      if (["history", "review", "join"].includes(route().screen)) render();
+      else updateReviewBadge();
+    }
   } catch { /* kept copy stays */ }
 }
 
@@ -92,6 +96,7 @@ async function boot() {
   app.rulesets = rulesets;
   if (!publicPage) await openSession(session, { stored: true });
   window.addEventListener("hashchange", render);
+  startReviewBadge();
   await render();
   // The service worker is registered (and the offline copy checked) once the first screen is
   // up. The players' page needs neither Python nor the offline copy: a player's phone

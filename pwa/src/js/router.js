@@ -1,9 +1,11 @@
-// Hash routes: #/join[/CODE], #/clock, #/time, #/penalty, #/history, #/sync, #/event/<slug>.
+// Hash routes: #/join[/CODE], #/clock, #/time, #/penalty, #/history, #/review, #/sync, #/event/<slug>.
 import { app } from "./state.js";
 import { fill } from "./dom.js";
 // The clock, the screen a judge's phone opens on, comes with the app's code; the others are
 // loaded when first shown.
 import * as clockScreen from "./ui/clockview.js";
+import { reviewShown } from "./review.js";
+import { updateReviewBadge } from "./ui/review-badge.js";
 
 const screens = {
   join: () => import("./ui/join.js"),
@@ -11,6 +13,7 @@ const screens = {
   time: () => import("./ui/timecall.js"),
   penalty: () => import("./ui/penalty.js"),
   history: () => import("./ui/history.js"),
+  review: () => import("./ui/review.js"),
   sync: () => import("./ui/syncview.js"),
   event: () => import("./ui/players.js"),
 };
@@ -23,6 +26,7 @@ export function route() {
   let screen = parts[0] || (app.session ? "clock" : "join");
   if (!screens[screen]) screen = "join";
   if (!app.session && !["join", "event"].includes(screen)) screen = "join";
+  if (screen === "review" && !reviewShown()) screen = "clock";
   return { screen, args: parts.slice(1) };
 }
 
@@ -46,6 +50,8 @@ export async function render() {
   nav.hidden = screen === "event" || !app.session;
   const queries = Object.keys(app.ruleset?.queries || {});
   nav.querySelector("[data-screen=time]").hidden = !queries.includes("time_call");
+  nav.querySelector("[data-screen=review]").hidden = !reviewShown();
+  updateReviewBadge();
   for (const a of nav.querySelectorAll("a")) {
     if (a.dataset.screen === screen) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");

@@ -2,6 +2,7 @@
 // players and pairings, the rule texts for display, and helpers to make records.
 import * as store from "./store.js";
 import { recordAdded } from "./sync.js";
+import { serverNow } from "./servertime.js";
 
 export const app = {
   session: null,   // {token, device_id, role, judge_name, event: {slug, name, ruleset, level, stage, games_per_match, round_minutes}} or {standalone: true, ...}
@@ -60,8 +61,14 @@ export function uuid4() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+// "added" (detail: the record) after each record this phone makes is stored, so that what is
+// drawn from the records (the review badge) follows at once, also offline.
+export const recordEvents = new EventTarget();
+
 /** Make and durably store a record of `type` with `payload`; queues it for sync unless
- * standalone. Resolves to the stored record. */
+ * standalone. Resolves to the stored record. Its time is the server's clock as this phone
+ * measured it (servertime.js), so records of phones whose own clocks are wrong still order
+ * by when they were made (the engine orders records by created_ms). */
 export async function addRecord(type, payload) {
   const s = app.session;
   const record = {
@@ -70,10 +77,11 @@ export async function addRecord(type, payload) {
     device: s.device_id ?? "standalone",
     judge: s.judge_name || "",
     event: s.event.slug,
-    created_ms: Date.now(),
+    created_ms: Math.round(serverNow()),
     payload,
   };
   await store.addRecord(record, !s.standalone);
+  recordEvents.dispatchEvent(new CustomEvent("added", { detail: record }));
   await recordAdded();
   return record;
 }
@@ -91,11 +99,12 @@ export function playerName(id) {
   return p ? p.name : String(id);
 }
 
-/** The current round's tables [{number, player_a, player_b}] (empty when unknown). */
+/** The current round's tables [{number, player_a, player_b}]: the round the clock shows, or
+ * round 1 before any round has started. Empty when that round has no pairings (never another
+ * round's tables). */
 export function currentTables() {
-  const rounds = app.detail?.rounds || [];
-  const current = app.clock?.round?.number;
-  const round = rounds.find((r) => r.number === current) || rounds[rounds.length - 1];
+  const current = app.clock?.round?.number ?? 1;
+  const round = (app.detail?.rounds || []).find((r) => r.number === current);
   return round ? round.tables : [];
 }
 
@@ -105,6 +114,12 @@ export function penaltyName(p) {
   if (Array.isArray(p)) return p.map(penaltyName).join(" + ");
   const found = (app.ruleset?.penalties || []).find((x) => x.id === p);
   return found ? found.name : p;
+}
+
+/** Display name of an infraction id, from the ruleset texts (the id itself when unknown). */
+export function infractionName(id) {
+  const found = (app.ruleset?.infractions || []).find((x) => x.id === id);
+  return found ? found.name : String(id);
 }
 
 /** Follow the organiser's changes to the joined event (EVENT_FIELDS, from the clock or the

@@ -27,6 +27,7 @@ let session = null;
 let timer = null;
 let failures = 0;
 let inflight = null;
+let again = false;
 
 function changed() {
   syncState.dispatchEvent(new Event("change"));
@@ -65,10 +66,22 @@ function schedule(ms) {
   timer = setTimeout(syncNow, ms);
 }
 
-/** Push and pull now (coalesces with a run in progress). Resolves when done; never throws. */
+/** Push and pull now (coalesces with a run in progress: a call during a run, e.g. for a record
+ * made meanwhile, runs once more right after it, rather than at the next period). Resolves
+ * when done; never throws. */
 export function syncNow() {
   if (!session) return Promise.resolve();
-  if (!inflight) inflight = run().finally(() => { inflight = null; });
+  if (inflight) {
+    again = true;
+    return inflight;
+  }
+  inflight = run().finally(() => {
+    inflight = null;
+    if (again) {
+      again = false;
+      syncNow();
+    }
+  });
   return inflight;
 }
 

@@ -1,8 +1,11 @@
-// Player history: a player's records from every judge of the event, as of the last sync.
+// Player history: a player's records from every judge of the event, as of the last sync, each
+// with its notes and its review state (waiting for the head judge, flagged, kept as issued:
+// the engine's review items, review.js).
 import { append, h, fill } from "../dom.js";
-import { addRecord, app, eventRecords, penaltyName, playerName } from "../state.js";
+import { addRecord, app, eventRecords, infractionName, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
+import { decide, flagText, reviewList, reviewShown } from "../review.js";
 
 export async function render(main, [playerArg]) {
   const { all, voided } = await eventRecords();
@@ -19,6 +22,11 @@ export async function render(main, [playerArg]) {
 
   const role = app.session.role || "floor_judge";
   const approvals = all.filter((r) => r.type === "approval" && r.sync !== "rejected" && !voided.has(r.id));
+  // The engine's review items by record (drawn again once they are worked out): an approval
+  // item while the head judge has not decided, a conflict item while the penalty is flagged
+  // (with its resolution once kept).
+  let waitingApproval = new Set();
+  let flags = new Map();
 
   function approvalText(id) {
     const last = approvals.filter((a) => a.payload.record === id).pop();
@@ -38,12 +46,12 @@ export async function render(main, [playerArg]) {
         render(main, [String(r.payload.player)]);
       } }, "Void"));
     }
-    if (role === "head_judge" && r.payload.head_judge && !app.session.standalone) {
+    if (role === "head_judge" && waitingApproval.has(r.id) && !app.session.standalone) {
       for (const [approved, text] of [[true, "Approve"], [false, "Refuse"]]) {
         buttons.push(h("button", { type: "button", class: "secondary", "data-approve": String(approved), onclick: async () => {
-          await addRecord("approval", { record: r.id, approved });
+          await decide({ record: r.id }, approved);
           main.replaceChildren();
-        render(main, [String(r.payload.player)]);
+          render(main, [String(r.payload.player)]);
         } }, text));
       }
     }
@@ -54,16 +62,19 @@ export async function render(main, [playerArg]) {
     const mine = penalties.filter((r) => String(r.payload.player) === String(id));
     fill(box, h("h2", {}, playerName(id)), h("p", { class: "small muted" }, asOf),
       mine.length ? h("ul", { class: "list", id: "history-records" }, mine.map((r) => {
-        const inf = (app.ruleset.infractions || []).find((i) => i.id === r.payload.infraction);
+        const flag = flags.get(r.id);
         return h("li", { class: voided.has(r.id) ? "voided" : "", "data-record": r.id },
           h("strong", {}, r.payload.penalty == null && r.payload.head_judge ? "Penalty for the head judge to decide"
-            : penaltyName(r.payload.penalty)), " — ", inf ? inf.name : r.payload.infraction,
+            : penaltyName(r.payload.penalty)), " — ", infractionName(r.payload.infraction),
           h("div", { class: "small muted" },
             `${timeOfDay(r.created_ms)} · round ${r.payload.round ?? "?"} · table ${r.payload.table ?? "?"} · ${r.judge || "unknown judge"}`,
             r.payload.upgraded ? ` · upgraded from ${penaltyName(r.payload.base_penalty)}` : "",
             voided.has(r.id) ? " · voided" : "",
             r.sync === "pending" ? " · waiting to sync" : r.sync === "rejected" ? ` · rejected: ${r.reason}` : "",
             r.payload.head_judge ? ` · head judge: ${approvalText(r.id)}` : ""),
+          r.payload.notes ? h("p", { class: "small notes" }, "Notes: ", r.payload.notes) : null,
+          flag ? h("p", { class: flag.resolution ? "kept" : "flag", "data-flag": flag.resolution ? "kept" : "flagged" },
+            flag.resolution ? `Kept as issued: ${flag.resolution.reason}` : `Flagged for the head judge: ${flagText(flag)}`) : null,
           voided.has(r.id) ? null : actions(r));
       })) : h("p", {}, "No penalties recorded for this player."),
       h("button", { type: "button", class: "secondary", onclick: () => { location.hash = "#/history"; } }, "All players"));
@@ -85,4 +96,11 @@ export async function render(main, [playerArg]) {
     playerArg ? null : h("label", { for: "history-filter" }, "Find a player"), playerArg ? null : filter, box);
   if (playerArg) showPlayer(playerArg);
   else showAll();
+  if (playerArg && reviewShown()) {
+    reviewList().then(({ items }) => {
+      waitingApproval = new Set(items.filter((i) => i.kind === "approval").map((i) => i.record));
+      flags = new Map(items.filter((i) => i.kind === "conflict").map((i) => [i.record, i]));
+      if (box.isConnected) showPlayer(playerArg);
+    }, () => {});
+  }
 }

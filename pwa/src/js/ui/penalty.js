@@ -4,8 +4,9 @@
 // The optional details, the questions and the card's extra lines are the ruleset's own facts
 // and answer fields, in its words; the history and the record's payload come from the engine.
 import { append, h, fill } from "../dom.js";
-import { app, addRecord, currentTables, eventContext, eventRecords, penaltyName, playerName, request } from "../state.js";
-import { evaluate, factsRead, history as playerHistory, penaltyPayload } from "../engine.js";
+import { app, currentTables, eventContext, eventRecords, penaltyName, playerName, request } from "../state.js";
+import { evaluate, factsRead, history as playerHistory, historySeen, penaltyPayload } from "../engine.js";
+import { recordPenalty } from "../penalty-record.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { answerLines, ask, factName, humanize, sentence, setFact } from "./questions.js";
@@ -70,9 +71,10 @@ export async function render(main, [infractionArg]) {
         players.map((p) => h("option", { value: p.id }, p.name)))
       : h("input", { id: "pen-player", autocomplete: "off" });
     const tableIn = h("input", { id: "pen-table", type: "number", min: "1", inputmode: "numeric" });
+    // The table follows the player: theirs in the current round, none when they have none.
     playerIn.addEventListener("change", () => {
       const t = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
-      if (t && !tableIn.value) tableIn.value = t.number;
+      tableIn.value = t ? t.number : "";
     });
     const selects = [];
     const details = h("details", { hidden: true }, h("summary", {}, "More details (optional)"));
@@ -101,9 +103,13 @@ export async function render(main, [infractionArg]) {
       fill(out, h("p", {}, waitingText()));
       let answer;
       let f;
+      let seen;
       try {
+        // The history and the ids the record keeps of it (history_seen) come from the same records.
         const { all } = await eventRecords();
-        f = { infraction: inf.id, history: await playerHistory(all, player, app.session.event.ruleset), ...given };
+        [f, seen] = await Promise.all([
+          playerHistory(all, player, app.session.event.ruleset).then((history) => ({ infraction: inf.id, history, ...given })),
+          historySeen(all, player)]);
         for (const [k, sel] of selects) if (sel.value) f[k] = sel.value === "true";
         answer = await evaluate(request("penalty", f));
       } catch (err) {
@@ -127,7 +133,7 @@ export async function render(main, [infractionArg]) {
       const overruled = f.issuing != null && JSON.stringify(answer.penalty) !== JSON.stringify(f.issuing);
       if (overruled) delete given.issuing;
       const current = overruled ? (typeof answer.penalty === "string" ? answer.penalty : null) : f.issuing;
-      fill(out, card(inf, answer, player, Number(tableIn.value) || null, f,
+      fill(out, card(inf, answer, player, Number(tableIn.value) || null, f, seen,
         choosing || overruled ? choosePenalty(current, answer.penalty == null && answer.stated === false) : null, overruled));
       out.querySelector("h2")?.focus();
     }
@@ -153,7 +159,7 @@ export async function render(main, [infractionArg]) {
       out);
   }
 
-  function card(inf, answer, player, table, f, chooser, overruled = false) {
+  function card(inf, answer, player, table, f, seen, chooser, overruled = false) {
     const notStated = answer.penalty == null && answer.stated === false;
     const asOf = app.session.standalone ? "history on this phone only"
       : syncState.last_ok_ms ? `history as of ${timeOfDay(syncState.last_ok_ms)} (last sync)` : "history not yet synced";
@@ -205,19 +211,15 @@ export async function render(main, [infractionArg]) {
         try {
           payload = await penaltyPayload({
             answer, facts: f, player: /^\d+$/.test(player) ? Number(player) : player, table,
-            round: app.clock?.round?.number ?? null, event: { ...eventContext(), ruleset: e.ruleset }, notes: notes || null });
+            round: app.clock?.round?.number ?? null, event: { ...eventContext(), ruleset: e.ruleset }, notes: notes || null,
+            history_seen: seen });
         } catch (err) {
           notesError.textContent = err.message;
           notesError.hidden = false;
           btn.disabled = false;
           return;
         }
-        const record = await addRecord("penalty", payload);
-        // A head judge issuing what the policy reserves to the head judge confirms it at once
-        // (not a penalty left open: that waits for the head judge's decision).
-        if (answer.head_judge && !notStated && app.session.role === "head_judge" && !app.session.standalone) {
-          await addRecord("approval", { record: record.id, approved: true, comment: "issued by the head judge" });
-        }
+        await recordPenalty(payload, answer);
         btn.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
           app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."));
       } }, notStated ? "Record it for the head judge to decide" : "Record this penalty"));

@@ -7,7 +7,7 @@ import { syncNow, syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 
 const TYPE_NAMES = { penalty: "Penalty", time_extension: "Time extension", match_result: "Match result",
-                     time_call: "Time call", approval: "Approval", void: "Void" };
+                     time_call: "Time call", approval: "Approval", resolution: "Kept as issued", void: "Void" };
 
 export async function render(main) {
   const { all } = await eventRecords();
@@ -42,7 +42,8 @@ export async function render(main) {
 }
 
 /** What a record says, in short parts: player, infraction and penalty (or minutes, or the
- * result), table, round and the time it was made. Approvals and voids name their record. */
+ * result), table, round and the time it was made. Approvals, resolutions (a flagged penalty
+ * kept as issued) and voids name their record. */
 function describe(r, byId) {
   const p = r.payload || {};
   const parts = [];
@@ -57,7 +58,7 @@ function describe(r, byId) {
   if (r.type === "time_call" || r.type === "match_result") {
     if (p.result) parts.push(p.result === "draw" ? "draw" : `player ${p.result} wins`);
   }
-  if (r.type === "approval" || r.type === "void") {
+  if (r.type === "approval" || r.type === "resolution" || r.type === "void") {
     const target = byId.get(p.record);
     parts.push(target ? `of ${(TYPE_NAMES[target.type] || target.type).toLowerCase()} ${describe(target, byId).join(", ")}`
       : "of a record not on this phone");

@@ -1,0 +1,135 @@
+// The head judge's review list on this phone: the engine's review items (shared_rules.review,
+// the same list the server keeps) worked out from this phone's records of the event, so it
+// works offline and follows every sync; what each role sees of it; and the head judge's
+// decisions, made as records (approval, resolution, or a void and the penalty issued instead).
+//
+// A floor judge sees the flagged penalties they issued, read-only. Items are
+// {kind: "approval" | "conflict", record, player, judge, created_ms, infraction, penalty,
+// table, round, notes}; a conflict adds expected, needs, unseen, history and resolution.
+import { evaluate, history as playerHistory, penaltyPayload, review } from "./engine.js";
+import { addRecord, app, eventContext, eventRecords, penaltyName, recordEvents } from "./state.js";
+import { recordPenalty } from "./penalty-record.js";
+import { syncState } from "./sync.js";
+import { factName, humanize, sentence } from "./ui/questions.js";
+
+// The fields a penalty record keeps of its event (shared_rules.review.EVENT_FIELDS): a decision
+// made again uses the record's own level and stage, as the engine's check did.
+const RECORD_EVENT_FIELDS = ["level", "stage"];
+
+const changes = new EventTarget();
+let cached = null; // {slug, list: Promise of {items, records}}
+
+function changed() {
+  cached = null;
+  changes.dispatchEvent(new Event("change"));
+}
+syncState.addEventListener("synced", changed);
+recordEvents.addEventListener("added", changed);
+
+/** Whether this phone has a review screen: joined to an event as a judge (a scorekeeper gets
+ * no penalties, a phone on its own has no other judge). */
+export function reviewShown() {
+  const s = app.session;
+  return Boolean(s && !s.standalone && s.role !== "scorekeeper");
+}
+
+/** Whether this phone's judge decides the items (the head judge). */
+export function decides() {
+  return app.session?.role === "head_judge";
+}
+
+/** Call `draw` after each change of the list (a sync, a record made here), one run at a time
+ * (changes during a run make one more run after it). Returns a function that stops it. */
+export function onReviewChange(draw) {
+  let running = null;
+  let again = false;
+  const run = () => {
+    if (running) { again = true; return; }
+    running = Promise.resolve().then(draw).catch(() => {}).finally(() => {
+      running = null;
+      if (again) { again = false; run(); }
+    });
+  };
+  changes.addEventListener("change", run);
+  return () => changes.removeEventListener("change", run);
+}
+
+/** Every review item of the event's records on this phone, kept conflicts included, with the
+ * records: {items, records}. Worked out once per change. */
+function allItems() {
+  const slug = app.session.event.slug;
+  if (!cached || cached.slug !== slug) {
+    const list = eventRecords().then(async ({ all }) =>
+      ({ items: await review(all, app.session.event.ruleset, eventContext()), records: all }));
+    cached = { slug, list };
+    list.catch(() => { if (cached?.list === list) cached = null; });
+  }
+  return cached.list;
+}
+
+/** What this phone's judge sees: {waiting, kept, items, records}. A head judge: every item
+ * still waiting, and the conflicts kept as issued. A floor judge: the flagged penalties they
+ * issued (waiting for the head judge) and those kept. `items` is every item (kept ones too). */
+export async function reviewList() {
+  const { items, records } = await allItems();
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const s = app.session;
+  const own = (item) => byId.get(item.record)?.device === s.device_id || item.judge === s.judge_name;
+  const conflicts = items.filter((i) => i.kind === "conflict" && (decides() || own(i)));
+  return {
+    waiting: decides() ? items.filter((i) => i.kind !== "conflict" || !i.resolution) : conflicts.filter((i) => !i.resolution),
+    kept: conflicts.filter((i) => i.resolution),
+    items,
+    records,
+  };
+}
+
+/** "Recorded Warning; with every judge's records the policy gives Match Loss", in the
+ * ruleset's names (or what the policy still needs to know to decide). */
+export function flagText(item) {
+  const recorded = `Recorded ${penaltyName(item.penalty)}`;
+  if (item.needs?.length) {
+    const facts = app.ruleset?.queries?.penalty?.facts || {};
+    const asked = item.needs.map((path) => sentence(facts[factName(path)]?.summary || humanize(path)));
+    return `${recorded}; with every judge's records the policy needs more to decide: ${asked.join("; ")}`;
+  }
+  return `${recorded}; with every judge's records the policy gives ${penaltyName(item.expected)}`;
+}
+
+/** The head judge approves or refuses a penalty waiting for them. */
+export function decide(item, approved) {
+  return addRecord("approval", { record: item.record, approved });
+}
+
+/** The head judge keeps a flagged penalty as issued, with a reason (the flag stays, marked kept). */
+export function keep(item, reason) {
+  return addRecord("resolution", { record: item.record, reason });
+}
+
+/** The head judge issues the penalty the policy gives with every judge's records instead of
+ * the flagged one: a void of it, and a new penalty decided by the engine from the flagged
+ * record's own facts and the history of the records the item names, which takes its place
+ * (`replaces`) and keeps them as history_seen. Rejects, recording nothing, when the engine's
+ * answer is not the item's expected penalty any more (the records changed: look again). */
+export async function issueInstead(item) {
+  const { all } = await eventRecords();
+  const flagged = all.find((r) => r.id === item.record);
+  if (!flagged) throw new Error("This penalty is not on this phone any more.");
+  const p = flagged.payload;
+  const ruleset = app.session.event.ruleset;
+  const names = new Set(item.history);
+  const facts = { ...(p.facts || {}), infraction: p.infraction,
+                  history: await playerHistory(all.filter((r) => names.has(r.id)), p.player, ruleset) };
+  const event = { ...eventContext() };
+  for (const key of RECORD_EVENT_FIELDS) if (p[key] != null) event[key] = p[key];
+  const answer = await evaluate({ ruleset, query: "penalty", event, facts });
+  if (answer.needs?.length || JSON.stringify(answer.penalty) !== JSON.stringify(item.expected)) {
+    throw new Error("The policy's answer is not the one shown any more (the records changed): look at the list again.");
+  }
+  const payload = await penaltyPayload({
+    answer, facts, player: p.player, table: p.table ?? null, round: p.round ?? null,
+    event: { ...event, ruleset }, notes: p.notes || null, history_seen: item.history, replaces: item.record });
+  await addRecord("void", { record: item.record,
+    reason: `Issued ${penaltyName(answer.penalty)} instead: with every judge's records the policy gives that penalty.` });
+  return recordPenalty(payload, answer);
+}
