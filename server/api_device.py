@@ -123,5 +123,5 @@ def review_list(slug):
     items, kept = [], []
     for row in stored_items(event):
         item = {**row.item, "player_name": names.get(str(row.item.get("player")), str(row.item.get("player")))}
-        (kept if item["kind"] == "conflict" and item.get("resolution") else items).append(item)
+        (items if item["waiting"] else kept).append(item)
     return {"items": items, "kept": kept, "as_of_ms": timeutil.now_ms()}

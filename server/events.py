@@ -281,17 +281,18 @@ def _readable(rule_id: str) -> str:
     return rule_id.replace("_", " ")
 
 
-def penalty_rows(event: Event) -> list[dict]:
+def penalty_rows(event: Event, items: list | None = None) -> list[dict]:
     """Every readable penalty of the event, oldest first, with who recorded it, its
     approval state and the ruleset's names: `{"id", "seq", "player", "player_name",
     "round", "table", "infraction", "infraction_name", "penalty", "penalty_name",
     "head_judge", "approval", "voided", "judge", "device", "device_id", "created_ms",
     "received_ms", "notes", "flag", "kept"}` (`penalty_name` "no penalty" for null; several
-    joined by " + "; `flag` says what the policy gives with every judge's records for a
+    joined by " + "; `items`: the event's review items when the caller has them
+    (reconcile.stored_items); `flag` says what the policy gives with every judge's records for a
     flagged penalty (shared_rules.review), `kept` the head judge's reason for keeping it)."""
     from .reconcile import stored_items  # reconcile reads records through this module's helpers
 
-    flags = {i.record_id: i.item for i in stored_items(event) if i.kind == "conflict"}
+    flags = {i.record_id: i.item for i in (stored_items(event) if items is None else items) if i.kind == "conflict"}
     records, _ = stored_records(event, ("penalty", "approval", "void"))
     live = effective(records)
     live_ids = {r.id for r in live}

@@ -153,9 +153,10 @@ def event_page(slug):
     devices = device_rows(event)
     labels = {d["id"]: f"{d['name']} #{d['id']}" for d in devices}
     join_url = urls.join_url(event.join_code)
+    items = stored_items(event)
     penalties = [{**row, "device": labels.get(row["device_id"], row["device"])}
-                 for row in penalty_rows(event)]
-    review = review_rows(event, penalties)
+                 for row in penalty_rows(event, items)]
+    review = review_rows(items, penalties)
     ruleset_data = load_ruleset(event.ruleset)
     return render_template(
         "organiser/event.html", event=event, clock=clock, players=players, devices=devices, stages=STAGES,
@@ -167,15 +168,15 @@ def event_page(slug):
         qr_svg=segno.make(join_url, error="m").svg_inline(scale=4))
 
 
-def review_rows(event: Event, penalties: list[dict]) -> list[dict]:
-    """What waits for the head judge (reconcile.stored_items, kept conflicts left out), with
+def review_rows(items: list, penalties: list[dict]) -> list[dict]:
+    """What waits for the head judge (of the event's reconcile.stored_items), with
     the penalty rows' names: `{"kind", "record", "player_name", "judge", "table", "round",
     "notes", "penalty_name", "infraction_name", "flag"}`."""
     by_id = {p["id"]: p for p in penalties}
     rows = []
-    for item in stored_items(event):
+    for item in items:
         row = by_id.get(item.record_id)
-        if row is None or (item.kind == "conflict" and item.item.get("resolution")):
+        if row is None or not item.item["waiting"]:
             continue
         rows.append({"kind": item.kind, "record": item.record_id, **{k: row[k] for k in (
             "player_name", "judge", "table", "round", "notes", "penalty_name", "infraction_name", "flag")}})

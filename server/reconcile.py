@@ -95,9 +95,19 @@ def reconcile(event: Event, upto: int | None = None) -> None:
 
 def stored_items(event: Event) -> list[ReviewItem]:
     """The event's review items, current (reconciled first, under the event row's lock),
-    oldest first."""
+    oldest first. Items stored in an older shape (without `waiting`) are worked out again."""
     db.session.execute(db.select(Event.id).where(Event.id == event.id).with_for_update())
     reconcile(event)
+    items = _items(event)
+    if any("waiting" not in i.item for i in items):
+        db.session.execute(db.delete(ReviewItem).where(ReviewItem.event_id == event.id))
+        db.session.execute(update(Event).where(Event.id == event.id).values(review_seq=0))
+        reconcile(event)
+        items = _items(event)
     db.session.commit()
+    return items
+
+
+def _items(event: Event) -> list[ReviewItem]:
     return db.session.scalars(db.select(ReviewItem).where(ReviewItem.event_id == event.id)
                               .order_by(ReviewItem.created_ms, ReviewItem.record_id, ReviewItem.kind)).all()

@@ -64,13 +64,18 @@ def decisions(records: list[dict]) -> dict[str, bool]:
 
 def decisions_in(log: list[dict]) -> dict[str, bool]:
     """decisions() of records already ``ordered``."""
+    return {record_id: r["payload"]["approved"] for record_id, r in latest_naming(log, "approval").items()
+            if isinstance(r["payload"].get("approved"), bool)}
+
+
+def latest_naming(log: list[dict], record_type: str) -> dict[str, dict]:
+    """``{record id: the latest record of ``record_type`` naming it (payload.record)}``, among
+    records already ``ordered``; records a void cancels do not count."""
     cancelled = voided_in(log)
-    out: dict[str, bool] = {}
+    out: dict[str, dict] = {}
     for r in log:
-        payload = r.get("payload")
-        if r.get("type") == "approval" and str(r.get("id")) not in cancelled and isinstance(payload, dict) \
-                and isinstance(payload.get("approved"), bool):
-            out[str(payload.get("record"))] = payload["approved"]
+        if r.get("type") == record_type and str(r.get("id")) not in cancelled and isinstance(r.get("payload"), dict):
+            out[str(r["payload"].get("record"))] = r
     return out
 
 

@@ -34,25 +34,9 @@ from __future__ import annotations
 
 from .engine import evaluate
 from .errors import RuleError
-from .history import counted_in, decisions_in, history_items, ordered, voided_in
+from .history import counted_in, decisions_in, history_items, latest_naming, ordered
 
 EVENT_FIELDS = ("level", "stage")  # what a penalty record keeps of its event (history.penalty_payload)
-
-
-def resolutions(records: list[dict]) -> dict[str, dict]:
-    """``{penalty record id: the latest resolution record that keeps it}`` (voided
-    resolutions do not count)."""
-    return _resolutions(ordered(records))
-
-
-def _resolutions(log: list[dict]) -> dict[str, dict]:
-    cancelled = voided_in(log)
-    out: dict[str, dict] = {}
-    for r in log:
-        payload = r.get("payload")
-        if r.get("type") == "resolution" and str(r.get("id")) not in cancelled and isinstance(payload, dict):
-            out[str(payload.get("record"))] = r
-    return out
 
 
 def conflicts(records: list[dict], ruleset_id: str, event: dict | None = None) -> list[dict]:
@@ -75,14 +59,16 @@ def conflicts(records: list[dict], ruleset_id: str, event: dict | None = None) -
 
 def _conflicts(log: list[dict], ruleset_id: str, event: dict | None) -> list[dict]:
     counted = counted_in(log)
-    kept = _resolutions(log)
+    kept = latest_naming(log, "resolution")
     by_player: dict[str, list[dict]] = {}
     for r in counted:
         by_player.setdefault(str(r["payload"].get("player")), []).append(r)
     out = []
     for penalties in by_player.values():
+        seen_by = {str(r["id"]): {str(x) for x in r["payload"].get("history_seen") or [] if isinstance(x, str)}
+                   for r in penalties if isinstance(r["payload"].get("history_seen"), list)}
         for position, record in enumerate(penalties):
-            flag = _check(record, penalties, position, ruleset_id, event or {})
+            flag = _check(record, penalties, position, seen_by, ruleset_id, event or {})
             if flag is None:
                 continue
             resolution = kept.get(str(record["id"]))
@@ -93,7 +79,8 @@ def _conflicts(log: list[dict], ruleset_id: str, event: dict | None) -> list[dic
     return sorted(out, key=lambda f: (f["created_ms"] or 0, str(f["record"])))
 
 
-def _check(record: dict, penalties: list[dict], position: int, ruleset_id: str, event: dict) -> dict | None:
+def _check(record: dict, penalties: list[dict], position: int, seen_by: dict[str, set[str]], ruleset_id: str,
+           event: dict) -> dict | None:
     payload = record["payload"]
     seen = payload.get("history_seen")
     if not isinstance(seen, list):
@@ -101,7 +88,7 @@ def _check(record: dict, penalties: list[dict], position: int, ruleset_id: str, 
     seen = {str(x) for x in seen}
     unseen = [r for r in penalties[:position] if str(r["id"]) not in seen]
     if unseen:  # those made after this one for certain are not unseen, whatever their times
-        after = _saw(penalties, str(record["id"]))
+        after = _saw(seen_by, str(record["id"]))
         unseen = [r for r in unseen if str(r["id"]) not in after]
     if not unseen:
         return None
@@ -124,11 +111,10 @@ def _check(record: dict, penalties: list[dict], position: int, ruleset_id: str, 
             "unseen": [r["id"] for r in unseen], "history": [r["id"] for r in history]}
 
 
-def _saw(penalties: list[dict], record_id: str) -> set[str]:
+def _saw(seen_by: dict[str, set[str]], record_id: str) -> set[str]:
     """The ids of the penalties made after ``record_id`` for certain: those that saw it, and
-    those that saw one of those, whatever their times say."""
-    seen_by = {str(r["id"]): {str(x) for x in r["payload"].get("history_seen") or [] if isinstance(x, str)}
-               for r in penalties if isinstance(r["payload"].get("history_seen"), list)}
+    those that saw one of those, whatever their times say (``seen_by``: each penalty's
+    history_seen)."""
     after: set[str] = set()
     frontier = {record_id}
     while frontier:
@@ -141,7 +127,8 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> l
     """Every item, decided conflicts included, oldest first: ``[{"kind": "approval" |
     "conflict", "record", "player", "judge", "created_ms", "infraction", "penalty", "table",
     "round", "notes", ...}]``; a conflict item adds ``expected``, ``needs``, ``unseen``,
-    ``history`` and ``resolution`` (see conflicts). An approval item is there while the
+    ``history`` and ``resolution`` (see conflicts); ``waiting`` says whether the head judge
+    still has to decide it (a kept conflict does not wait). An approval item is there while the
     penalty waits for the head judge's decision (a decision or a void of the penalty ends it);
     a conflict item is there while the penalty is flagged (a void ends it; a resolution
     record marks it kept)."""
@@ -150,17 +137,18 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> l
     items = []
     for r in counted_in(log):
         if r["payload"].get("head_judge") and str(r["id"]) not in decided:
-            items.append({"kind": "approval", **_about(r)})
+            items.append({"kind": "approval", **_about(r), "waiting": True})
     by_id = {str(r["id"]): r for r in log}
     for flag in _conflicts(log, ruleset_id, event):
         items.append({"kind": "conflict", **_about(by_id[str(flag["record"])]),
-                      **{k: flag[k] for k in ("expected", "needs", "unseen", "history", "resolution")}})
+                      **{k: flag[k] for k in ("expected", "needs", "unseen", "history", "resolution")},
+                      "waiting": flag["resolution"] is None})
     return sorted(items, key=lambda i: (i["created_ms"] or 0, str(i["record"]), i["kind"]))
 
 
 def waiting(items: list[dict]) -> list[dict]:
     """The items of ``review`` still waiting for the head judge (kept conflicts left out)."""
-    return [i for i in items if i["kind"] != "conflict" or i["resolution"] is None]
+    return [i for i in items if i["waiting"]]
 
 
 def review_items(records: list[dict], ruleset_id: str, event: dict | None = None) -> list[dict]:

@@ -137,3 +137,15 @@ def test_a_push_reconciles_only_the_players_it_touches(app, team, event):
         after = {r.player: r.id for r in db.session.scalars(db.select(ReviewItem))}
     assert after[str(ben)] == before[str(ben)]  # Ben's items were not worked out again
     assert after[str(ada)] != before[str(ada)]
+
+
+def test_items_stored_in_an_older_shape_are_worked_out_again(app, team, event):
+    ines, kai, hana = team
+    ada = event["players"]["Ada Brook"]
+    ines.sync([decide(ines, [], ada, T0 + 1000)])
+    kai.sync([decide(kai, [], ada, T0 + 2000)])
+    with app.app_context():  # as items stored before they said whether they wait
+        for row in db.session.scalars(db.select(ReviewItem)):
+            row.item = {k: v for k, v in row.item.items() if k != "waiting"}
+        db.session.commit()
+    assert [(i["kind"], i["waiting"]) for i in review(hana)["items"]] == [("conflict", True)]

@@ -5,7 +5,7 @@
 //
 // A floor judge sees the flagged penalties they issued, read-only. Items are
 // {kind: "approval" | "conflict", record, player, judge, created_ms, infraction, penalty,
-// table, round, notes}; a conflict adds expected, needs, unseen, history and resolution.
+// table, round, notes, waiting}; a conflict adds expected, needs, unseen, history and resolution.
 import { evaluate, history as playerHistory, penaltyPayload, review } from "./engine.js";
 import { addRecord, app, eventContext, eventRecords, penaltyName, recordEvents } from "./state.js";
 import { recordPenalty } from "./penalty-record.js";
@@ -77,8 +77,8 @@ export async function reviewList() {
   const own = (item) => byId.get(item.record)?.device === s.device_id || item.judge === s.judge_name;
   const conflicts = items.filter((i) => i.kind === "conflict" && (decides() || own(i)));
   return {
-    waiting: decides() ? items.filter((i) => i.kind !== "conflict" || !i.resolution) : conflicts.filter((i) => !i.resolution),
-    kept: conflicts.filter((i) => i.resolution),
+    waiting: (decides() ? items : conflicts).filter((i) => i.waiting),
+    kept: conflicts.filter((i) => !i.waiting),
     items,
     records,
   };
