@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from .engine import evaluate
 from .errors import RuleError
-from .history import counted_in, decisions_in, history_items, latest_naming, ordered
+from .history import counted_in, decisions_in, history_items, latest_naming, ordered, penalty_payload
 
 EVENT_FIELDS = ("level", "stage")  # what a penalty record keeps of its event (history.penalty_payload)
 
@@ -94,11 +94,8 @@ def _check(record: dict, penalties: list[dict], position: int, seen_by: dict[str
         return None
     history = [r for i, r in enumerate(penalties)
                if i != position and (i < position or str(r["id"]) in seen)]
-    facts = payload.get("facts") if isinstance(payload.get("facts"), dict) else {}
-    facts = {**facts, "infraction": payload.get("infraction"), "history": history_items(history, ruleset_id)}
-    context = {**event, **{k: payload[k] for k in EVENT_FIELDS if payload.get(k) is not None}}
     try:
-        answer = evaluate({"ruleset": ruleset_id, "query": "penalty", "event": context, "facts": facts})
+        answer = _decide_again(record, history, ruleset_id, event)["answer"]
     except RuleError:
         return None
     needs = [need["path"] for need in answer.get("needs") or []]
@@ -109,6 +106,41 @@ def _check(record: dict, penalties: list[dict], position: int, seen_by: dict[str
             "created_ms": record.get("created_ms"), "infraction": payload.get("infraction"),
             "recorded": payload.get("penalty"), "expected": expected, "needs": needs,
             "unseen": [r["id"] for r in unseen], "history": [r["id"] for r in history]}
+
+
+def _decide_again(record: dict, history: list[dict], ruleset_id: str, event: dict) -> dict:
+    """``{"answer", "facts", "event"}``: the engine's decision on penalty ``record`` from its own
+    facts (``payload.facts``), with ``history`` (penalty records) as the player's history, at
+    the record's level and stage. Raises RuleError where the engine refuses the facts."""
+    payload = record["payload"]
+    facts = payload.get("facts") if isinstance(payload.get("facts"), dict) else {}
+    facts = {**facts, "infraction": payload.get("infraction"), "history": history_items(history, ruleset_id)}
+    context = {**event, **{k: payload[k] for k in EVENT_FIELDS if payload.get(k) is not None}}
+    answer = evaluate({"ruleset": ruleset_id, "query": "penalty", "event": context, "facts": facts})
+    return {"answer": answer, "facts": facts, "event": context}
+
+
+def replacement(records: list[dict], record_id: str, ruleset_id: str, event: dict | None = None) -> dict:
+    """The penalty to issue in place of the flagged penalty ``record_id``: ``{"answer",
+    "payload"}``, the engine's answer with every judge's records and the new record's payload
+    (history.penalty_payload: the flagged record's player, table, round and notes,
+    ``replaces`` naming it and ``history_seen`` the records it was decided on). The caller
+    records it and voids the flagged one. Raises RuleError when the penalty is not flagged
+    (any more) or the engine still needs a fact to decide."""
+    log = ordered(records)
+    flag = next((f for f in _conflicts(log, ruleset_id, event) if str(f["record"]) == str(record_id)), None)
+    if flag is None:
+        raise RuleError(f"penalty {record_id} is not flagged: nothing to issue in its place", field="record")
+    if flag["needs"]:
+        raise RuleError("the policy needs more facts to decide: " + ", ".join(flag["needs"]), field="needs")
+    by_id = {str(r["id"]): r for r in log}
+    record = by_id[str(record_id)]
+    decision = _decide_again(record, [by_id[str(i)] for i in flag["history"]], ruleset_id, event or {})
+    p = record["payload"]
+    payload = penalty_payload(decision["answer"], decision["facts"], player=p.get("player"), table=p.get("table"),
+                              round=p.get("round"), event=decision["event"], notes=p.get("notes"),
+                              history_seen=flag["history"], replaces=str(record_id))
+    return {"answer": decision["answer"], "payload": payload}
 
 
 def _saw(seen_by: dict[str, set[str]], record_id: str) -> set[str]:

@@ -2,9 +2,11 @@
 
 import random
 
-from shared_rules import evaluate
+import pytest
+
+from shared_rules import RuleError, evaluate
 from shared_rules.history import history_items, penalty_payload, player_history, seen_ids
-from shared_rules.review import conflicts, review_items
+from shared_rules.review import conflicts, replacement, review_items
 
 EVENT = {"level": "competitive", "stage": "swiss", "games_per_match": 3}
 UUIDS = (f"00000000-0000-4000-8000-{n:012d}" for n in range(1, 10**6))
@@ -187,3 +189,22 @@ def test_a_phone_clock_wrong_by_more_than_the_gap_between_penalties_can_misplace
     a = issue([], 7, "slow_play", 10 * 3_600_000 + 2 * 60_000 - 5 * 60_000)
     [flag] = conflicts([a, b], "dci-upg", EVENT)
     assert flag["record"] == b["id"] and flag["unseen"] == [a["id"]]
+
+
+def test_the_replacement_is_the_penalty_the_flag_names_decided_on_the_flags_history():
+    one = issue([], 7, "slow_play", 1000)
+    two = issue([], 7, "slow_play", 2000, judge="Kai")  # a warning; with `one` a game loss
+    two["payload"]["notes"] = "said he was thinking"
+    [flag] = conflicts([one, two], "dci-upg", EVENT)
+    made = replacement([one, two], two["id"], "dci-upg", EVENT)
+    assert made["answer"]["penalty"] == flag["expected"] == "game_loss"
+    payload = made["payload"]
+    assert (payload["player"], payload["table"], payload["round"], payload["notes"]) == (
+        7, 1, 1, "said he was thinking")
+    assert (payload["replaces"], payload["history_seen"], payload["penalty"]) == (two["id"], [one["id"]], "game_loss")
+    fixed = record("penalty", payload, 9000)
+    void = record("void", {"record": two["id"], "reason": "issued again"}, 9000)
+    assert conflicts([one, two, fixed, void], "dci-upg", EVENT) == []
+    with pytest.raises(RuleError) as error:  # once fixed there is nothing to replace
+        replacement([one, two, fixed, void], two["id"], "dci-upg", EVENT)
+    assert error.value.field == "record"

@@ -159,6 +159,12 @@ export async function review(records, ruleset, event) {
   return JSON.parse((await call("review", { records, ruleset, event })).text);
 }
 
+/** The penalty to issue in place of a flagged one (shared_rules.review.replacement):
+ * {answer, payload}; rejects with the engine's error when it is not flagged any more. */
+export async function replacement(records, record, ruleset, event) {
+  return JSON.parse((await call("replacement", { records, record, ruleset, event })).text);
+}
+
 /** The penalty record's payload for an answer (shared_rules.history.penalty_payload). */
 export async function penaltyPayload(request) {
   return JSON.parse((await call("penalty_payload", request)).text);

@@ -6,15 +6,11 @@
 // A floor judge sees the flagged penalties they issued, read-only. Items are
 // {kind: "approval" | "conflict", record, player, judge, created_ms, infraction, penalty,
 // table, round, notes, waiting}; a conflict adds expected, needs, unseen, history and resolution.
-import { evaluate, history as playerHistory, penaltyPayload, review } from "./engine.js";
+import { replacement, review } from "./engine.js";
 import { addRecord, app, eventContext, eventRecords, penaltyName, recordEvents } from "./state.js";
 import { recordPenalty } from "./penalty-record.js";
 import { syncState } from "./sync.js";
 import { factName, humanize, sentence } from "./ui/questions.js";
-
-// The fields a penalty record keeps of its event (shared_rules.review.EVENT_FIELDS): a decision
-// made again uses the record's own level and stage, as the engine's check did.
-const RECORD_EVENT_FIELDS = ["level", "stage"];
 
 const changes = new EventTarget();
 let cached = null; // {slug, list: Promise of {items, records}}
@@ -107,29 +103,19 @@ export function keep(item, reason) {
 }
 
 /** The head judge issues the penalty the policy gives with every judge's records instead of
- * the flagged one: a void of it, and a new penalty decided by the engine from the flagged
- * record's own facts and the history of the records the item names, which takes its place
- * (`replaces`) and keeps them as history_seen. Rejects, recording nothing, when the engine's
- * answer is not the item's expected penalty any more (the records changed: look again). */
+ * the flagged one (shared_rules.review.replacement: decided from the flagged record's own
+ * facts and the records the item names, which it keeps as history_seen, taking the flagged
+ * one's place): the new penalty is recorded first, then the void of the flagged one, so a
+ * refused new record never leaves the player with neither. Rejects, recording nothing, when
+ * the engine's answer is not the item's expected penalty any more (the records changed). */
 export async function issueInstead(item) {
   const { all } = await eventRecords();
-  const flagged = all.find((r) => r.id === item.record);
-  if (!flagged) throw new Error("This penalty is not on this phone any more.");
-  const p = flagged.payload;
-  const ruleset = app.session.event.ruleset;
-  const names = new Set(item.history);
-  const facts = { ...(p.facts || {}), infraction: p.infraction,
-                  history: await playerHistory(all.filter((r) => names.has(r.id)), p.player, ruleset) };
-  const event = { ...eventContext() };
-  for (const key of RECORD_EVENT_FIELDS) if (p[key] != null) event[key] = p[key];
-  const answer = await evaluate({ ruleset, query: "penalty", event, facts });
-  if (answer.needs?.length || JSON.stringify(answer.penalty) !== JSON.stringify(item.expected)) {
+  const { answer, payload } = await replacement(all, item.record, app.session.event.ruleset, eventContext());
+  if (JSON.stringify(answer.penalty) !== JSON.stringify(item.expected)) {
     throw new Error("The policy's answer is not the one shown any more (the records changed): look at the list again.");
   }
-  const payload = await penaltyPayload({
-    answer, facts, player: p.player, table: p.table ?? null, round: p.round ?? null,
-    event: { ...event, ruleset }, notes: p.notes || null, history_seen: item.history, replaces: item.record });
+  const record = await recordPenalty(payload, answer);
   await addRecord("void", { record: item.record,
     reason: `Issued ${penaltyName(answer.penalty)} instead: with every judge's records the policy gives that penalty.` });
-  return recordPenalty(payload, answer);
+  return record;
 }
