@@ -385,6 +385,14 @@ def board_json(slug):
     return {**round_board(get_event(slug), now), "server_ms": now}
 
 
+@bp.get("/events/<slug>/board")
+@organiser_required
+def board_part(slug):
+    """The round board's part of the event page, drawn again (the page fetches it every 5 s)."""
+    event = get_event(slug)
+    return render_template("organiser/_board.html", event=event, board=round_board(event, timeutil.now_ms()))
+
+
 @bp.get("/events/<slug>/penalties.json")
 @organiser_required
 def export_json_file(slug):

@@ -42,6 +42,14 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         join(judge, flask_server, event, "Erin")
         join(keeper, flask_server, event, "Sam")
         flask_server.set_role(slug, "Sam", "scorekeeper")
+        # the organiser's event page stays open and follows the board without a reload
+        organiser = judge_ctx.new_page()
+        organiser.goto(flask_server.url + "/organiser/login")
+        organiser.fill("input[name=password]", "browser-tests")
+        organiser.click("text=Log in")
+        organiser.goto(flask_server.url + f"/organiser/events/{slug}")
+        assert "0 in the end-of-match procedure · 8 playing · 0 results in" in organiser.text_content("#board")
+        organiser.evaluate("() => { window.__samePage = true; }")
         judge.goto(flask_server.url + "/#/clock")
         judge.wait_for_selector("#tables li[data-table='8']")
         enter_result(judge, 1, "A", games=(2, 1))
@@ -69,6 +77,9 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         judge.evaluate("() => window.judgeApp.syncNow()")
         judge.wait_for_selector("#tables li[data-table='8'][data-state=result]")
         assert judge.text_content("#results-count") == "All results in."
+        organiser.wait_for_function("() => /All results in\\./.test(document.getElementById('board').textContent)",
+                                    timeout=15_000)
+        assert organiser.evaluate("() => window.__samePage") is True
     finally:
         judge_ctx.close()
         keeper_ctx.close()

@@ -67,6 +67,9 @@ def test_a_full_round_of_eight_tables_reaches_all_results_in(app, client, organi
     assert next(t for t in done["tables"] if t["number"] == 8)["result"]["result"] == "B"
     page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
     assert "All results in." in page and "Player 16 wins 0–1" in page
+    # the part the page fetches every 5 s is the same board, drawn by the same template
+    part = organiser.get(f"/organiser/events/{event['slug']}/board").get_data(as_text=True)
+    assert "All results in." in part and "Player 16 wins 0–1" in part and part.count('<tr data-table=') == 8
 
     rows = list(csv.DictReader(io.StringIO(organiser.get(
         f"/organiser/events/{event['slug']}/results.csv").get_data(as_text=True))))
