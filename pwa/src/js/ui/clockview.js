@@ -80,7 +80,7 @@ export async function render(main) {
           h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
                         onclick: () => showExtension(n) }, "+ Time"),
           h("button", { type: "button", class: "secondary", "aria-label": `Result of table ${n}`,
-                        onclick: () => showResult(extEl, n, p, result, onChange) }, "Result")));
+                        onclick: () => showResult(extEl, n, p, result, onRecords) }, "Result")));
     });
   }
 
@@ -239,7 +239,9 @@ export async function render(main) {
     drawTables();
   }
 
-  function onChange() {
+  // The clock is fetched again every few seconds: it redraws the tables; results are asked of
+  // the engine again only when records may have changed (a sync, a result recorded here).
+  function onRecords() {
     redraw();
     refreshResults();
   }
@@ -279,11 +281,11 @@ export async function render(main) {
   performance.mark("clock-visible");
   refreshResults();
   const iv = setInterval(tick, 100);
-  clockEvents.addEventListener("change", onChange);
+  clockEvents.addEventListener("change", redraw);
   syncState.addEventListener("synced", refreshResults);
   return () => {
     clearInterval(iv);
-    clockEvents.removeEventListener("change", onChange);
+    clockEvents.removeEventListener("change", redraw);
     syncState.removeEventListener("synced", refreshResults);
   };
 }
