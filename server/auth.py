@@ -100,12 +100,19 @@ def register_limits(app) -> Limiter:
     the failures of each endpoint in LIMITED per client address (TRUST_PROXY decides which
     address that is)."""
     limiter = Limiter(get_remote_address, app=app)
+    app.extensions["client_limiter"] = limiter
     for endpoint, (key, status, what) in LIMITED.items():
         limit = limiter.limit(partial(_limit_text, key), methods=["post"],
                               deduct_when=lambda response, status=status: response.status_code == status,
                               error_message=_refusal(what, key))
         app.view_functions[endpoint] = limit(app.view_functions[endpoint])
     return limiter
+
+
+def client_limiter():
+    """The rate limiter's strategy (`limits`' `test`/`hit`, on RATELIMIT_STORAGE_URI) for
+    limits a view counts itself (judge calls: calls.py)."""
+    return current_app.extensions["client_limiter"].limiter
 
 
 # --- organiser session (server-rendered pages) -------------------------------------------

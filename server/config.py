@@ -49,6 +49,16 @@ class Config:
     # if that storage stops answering, each process counts in its own memory meanwhile
     RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = True
     RATELIMIT_KEY_PREFIX = os.environ.get("RATELIMIT_KEY_PREFIX", "judge")
+    # Judge calls made per table (event:table) and per client address (see api_calls.py);
+    # a tap while the table's call is open returns that call and does not count.
+    CALL_TABLE_LIMITS = os.environ.get("CALL_TABLE_LIMITS", "6 per 10 minutes")
+    CALL_ADDRESS_LIMITS = os.environ.get("CALL_ADDRESS_LIMITS", "20 per 10 minutes")
+    # The push stream (stream.py): streams one process holds at most (each holds a worker
+    # thread: keep it below gunicorn's --threads), how long one lasts, the ping, the poll.
+    STREAM_MAX = int(os.environ.get("STREAM_MAX", "48"))
+    STREAM_SECONDS = float(os.environ.get("STREAM_SECONDS", "60"))
+    STREAM_PING_SECONDS = 15.0
+    STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.4"))
     CLOCK_MAX_AGE = 2  # seconds a clock response may be cached
     TRUST_PROXY = int(os.environ.get("TRUST_PROXY", "0"))  # X-Forwarded-* hops to trust
     PWA_DIST = os.environ.get("PWA_DIST")  # folder of the built judge app (default pwa/dist)

@@ -38,6 +38,11 @@ class Event(db.Model):
     # the organiser's setting: from this penalty of the ruleset up, the head judge confirms
     # (on top of what the policy itself reserves); null: the policy alone decides
     head_judge_from: Mapped[str | None] = mapped_column(String(64))
+    # the organiser's setting: a judge call nobody takes within this many seconds is flagged
+    # for the head judge (the policies state no time)
+    call_escalate_seconds: Mapped[int] = mapped_column(default=120, server_default="120")
+    # bumped by every change to the event's judge calls (see calls.bump_calls)
+    calls_seq: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     created_ms: Mapped[int] = mapped_column(BigInteger)
 
     players: Mapped[list["Player"]] = relationship(
@@ -163,6 +168,27 @@ class ReviewItem(db.Model):
     record_id: Mapped[str] = mapped_column(String(36))
     created_ms: Mapped[int | None] = mapped_column(BigInteger)
     item: Mapped[dict] = mapped_column(JSON)
+
+
+class Call(db.Model):
+    """A judge call from a table: no personal data (no name, no address), only the table,
+    the reason, who called (player or spectator), and the judge who took it."""
+
+    __tablename__ = "calls"
+    __table_args__ = (Index("ix_calls_event_table", "event_id", "table_number"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)  # a UUID
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    table_number: Mapped[int]
+    reason: Mapped[str | None] = mapped_column(String(32))
+    caller: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(8))  # open, taken, closed
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    taken_ms: Mapped[int | None] = mapped_column(BigInteger)
+    taken_by: Mapped[str | None] = mapped_column(String(100))  # the judge's name
+    taken_device_id: Mapped[int | None] = mapped_column(ForeignKey("devices.id", ondelete="SET NULL"))
+    closed_ms: Mapped[int | None] = mapped_column(BigInteger)
+    ruling: Mapped[str | None] = mapped_column(String(2000))
 
 
 class OrganiserSession(db.Model):

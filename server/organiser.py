@@ -362,19 +362,22 @@ def approve(slug, record_id):
     return "Approved." if approved else "Declined."
 
 
+def csv_download(text: str, filename: str) -> Response:
+    """CSV text as a file the browser saves under `filename`."""
+    return Response(text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename={filename}"})
+
+
 @bp.get("/events/<slug>/penalties.csv")
 @organiser_required
 def export_csv(slug):
-    return Response(penalties_csv(get_event(slug)), mimetype="text/csv",
-                    headers={"Content-Disposition": f"attachment; filename=penalties-{slug}.csv"})
+    return csv_download(penalties_csv(get_event(slug)), f"penalties-{slug}.csv")
 
 
 @bp.get("/events/<slug>/results.csv")
 @organiser_required
 def export_results(slug):
     """Every table's current result (board.result_rows) as CSV."""
-    return Response(results_csv(get_event(slug)), mimetype="text/csv",
-                    headers={"Content-Disposition": f"attachment; filename=results-{slug}.csv"})
+    return csv_download(results_csv(get_event(slug)), f"results-{slug}.csv")
 
 
 @bp.get("/events/<slug>/board.json")

@@ -26,6 +26,9 @@ ACTIONS = {
     "read_history": JUDGES,  # a player's penalties (with every judge's)
     "void_any": HEADS,  # void another device's record (otherwise only one's own)
     "read_review": HEADS,  # the head judge's review list
+    "create_call": EVERYONE,  # call a judge to a table (players; the ruleset may refuse spectators)
+    "read_calls": JUDGES,  # the event's judge calls
+    "answer_calls": JUDGES,  # take a call, close it with a ruling
     "organiser_pages": ("organiser",),
 }
 

@@ -85,7 +85,7 @@ def servers(redis_url, tmp_path_factory):
     url = base + "?" + urllib.parse.urlencode({"options": f"-csearch_path={schema}"})
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secrets.token_hex(16), "ORGANISER_PASSWORD": "pw",
            "RATELIMIT_STORAGE_URI": redis_url, "RATELIMIT_KEY_PREFIX": f"test-{schema}",
-           "JOIN_LIMITS": "5 per minute", "TRUST_PROXY": "1",
+           "JOIN_LIMITS": "5 per minute", "TRUST_PROXY": "1", "STREAM_SECONDS": "4",
            "PWA_DIST": str(tmp_path_factory.mktemp("no-app"))}
     subprocess.run([BIN / "flask", "--app", "server", "db", "upgrade"], cwd=ROOT, env=env, check=True,
                    capture_output=True)
@@ -151,14 +151,18 @@ def _organiser(urls):
     return opener, token
 
 
+def _new_event(server, opener, token, name, ruleset_level):
+    """(slug, join code) of a new 50-minute event made on the organiser pages of `server`."""
+    _, page, final = _call(server + "/organiser/events", form={"csrf": token, "name": name,
+                                                                "ruleset_level": ruleset_level,
+                                                                "round_minutes": "50"}, opener=opener)
+    return final.rsplit("/", 1)[1], re.search(r'id="join-code">(\w+)<', page).group(1)
+
+
 def test_two_processes_agree_on_sessions_join_limits_sync_and_clock(servers):
     a, b = servers
     opener, token = _organiser(servers)
-    status, page, final = _call(a + "/organiser/events", form={"csrf": token, "name": "Twin Open",
-                                                                "ruleset_level": "dci-upg|competitive",
-                                                                "round_minutes": "50"}, opener=opener)
-    slug = final.rsplit("/", 1)[1]
-    code = re.search(r'id="join-code">(\w+)<', page).group(1)
+    slug, code = _new_event(a, opener, token, "Twin Open", "dci-upg|competitive")
     _call(b + f"/organiser/events/{slug}/players", form={"csrf": token, "csv": "name\nAda Brook\nBen Carter\n"},
           opener=opener)
 
@@ -230,3 +234,39 @@ def test_two_processes_agree_on_sessions_join_limits_sync_and_clock(servers):
     _call(b + "/organiser/logout", form={"csrf": token}, opener=opener)
     _, _, final = _call(a + "/organiser/", opener=opener)
     assert "/organiser/login" in final
+
+
+def _stream_changes(url, out: list, ready: threading.Event, stop: threading.Event):
+    """Append the counters of each `event: change` message of the stream at `url` to `out`."""
+    with urllib.request.urlopen(url, timeout=30) as res:
+        ready.set()
+        event = None
+        while not stop.is_set():
+            line = res.readline().decode()
+            if not line:
+                return
+            if line.startswith("event: "):
+                event = line.strip().split(": ", 1)[1]
+            elif line.startswith("data: ") and event == "change":
+                out.append(json.loads(line.split(": ", 1)[1]))
+
+
+def test_a_change_made_on_one_process_reaches_the_streams_of_the_other(servers):
+    a, b = servers
+    opener, token = _organiser(servers)
+    slug, _ = _new_event(b, opener, token, "Stream Open", "wotf|competitive")
+    seen: list = []
+    ready, stop = threading.Event(), threading.Event()
+    reader = threading.Thread(target=_stream_changes, args=(f"{a}/api/events/{slug}/stream", seen, ready, stop),
+                              daemon=True)
+    reader.start()
+    assert ready.wait(10)
+    _wait_for(lambda: len(seen) == 1, "the first message")
+    status, _, _ = _call(b + f"/api/events/{slug}/calls", {"table": 3}, {"X-Forwarded-For": "198.51.100.77"})
+    assert status == 201
+    _wait_for(lambda: any(c["calls_seq"] == seen[0]["calls_seq"] + 1 for c in seen), "the call on the other process",
+              timeout=5)
+    _call(b + f"/organiser/events/{slug}/round", form={"csrf": token, "action": "start"}, opener=opener)
+    _wait_for(lambda: seen[-1]["clock_version"] > seen[0]["clock_version"], "the round start on the other process",
+              timeout=5)
+    stop.set()

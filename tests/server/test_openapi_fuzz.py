@@ -27,6 +27,7 @@ EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "60"))  # per run below; 
 
 @pytest.fixture
 def target(sqlite_app):
+    sqlite_app.config["STREAM_SECONDS"] = 0.2  # a push stream ends soon (it answers 200 and then holds on)
     event = add_event(sqlite_app, players=("Ada Brook", "Ben Carter"))
     phone = Phone(sqlite_app.test_client(), event, judge="Jo Judge")
     return sqlite_app, event, phone

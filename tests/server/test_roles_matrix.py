@@ -27,6 +27,13 @@ EXPECTED = {
     "POST /api/events/<slug>/sync":          "-YYY---",
     "GET .../players/<p>/history":           "-YY----",
     "GET /api/events/<slug>/review":         "--Y----",
+    "POST /api/events/<slug>/calls":         "YYYYYYY",
+    "GET .../calls/policy":                  "YYYYYYY",
+    "GET .../calls/table/<n>":               "YYYYYYY",
+    "GET /api/events/<slug>/stream":         "YYYYYYY",
+    "GET /api/events/<slug>/calls":          "-YY----",
+    "POST .../calls/<id>/take":              "-YY----",
+    "POST .../calls/<id>/close":             "-YY----",
     "push penalty":                          "-YY----",
     "push time_extension":                   "-YY----",
     "push time_call":                        "-YY----",
@@ -54,12 +61,16 @@ EXPECTED = {
     "organiser: round board":                "------Y",
     "organiser: round board (page part)":    "------Y",
     "organiser: set the head-judge setting": "------Y",
+    "organiser: export calls CSV":           "------Y",
+    "organiser: table QR cards":             "------Y",
+    "organiser: set the call escalation":    "------Y",
     "organiser: log out (last: it ends the session)": "------Y",
 }
 
 
 @pytest.fixture
 def world(app, client, now):
+    app.config["CALL_ADDRESS_LIMITS"] = "1000 per minute"  # every try calls from this one address
     event = add_event(app, ruleset="dci-upg", level="competitive", players=("Ada Brook", "Ben Carter"))
     other = add_event(app, ruleset="wotf", level="competitive")
     phones = {"floor_judge": Phone(client, event, judge="Fay Floor"),
@@ -98,6 +109,8 @@ def _attempt(world, subject, action) -> bool:
         return _organiser_action(world, client, action.removeprefix("organiser: "))
     if action.startswith(("push ", "pull ")):
         return _records_action(world, subject, phone, action)
+    if "calls" in action or "stream" in action:
+        return _calls_action(world, client, headers, action)
     if action.startswith("POST /api/join"):
         code = event["code"] if subject == "revoked" else _code(app, event)
         res = client.post("/api/join", json={"code": code, "device_name": "p", "judge_name": subject})
@@ -121,6 +134,25 @@ def _attempt(world, subject, action) -> bool:
     method, path, body = requests[action]
     res = getattr(client, method)(path, headers=headers, json=body) if body is not None \
         else getattr(client, method)(path, headers=headers)
+    return res.status_code == 200
+
+
+def _calls_action(world, client, headers, action):
+    """A call action tried with this subject's client and token; each try calls from a table
+    of its own (so nobody's try finds another's call open or taken)."""
+    slug = world["event"]["slug"]
+    world["tables"] = world.get("tables", 0) + 1
+    base = f"/api/events/{slug}/calls"
+    if action == "POST /api/events/<slug>/calls":
+        return client.post(base, json={"table": world["tables"]}, headers=headers).status_code == 201
+    if action.endswith(("/take", "/close")):
+        call_id = world["app"].test_client().post(base, json={"table": world["tables"]}).get_json()["id"]
+        return client.post(f"{base}/{call_id}/{action.rsplit('/', 1)[1]}", headers=headers,
+                           json={}).status_code == 200
+    paths = {"GET .../calls/policy": f"{base}/policy", "GET .../calls/table/<n>": f"{base}/table/1",
+             "GET /api/events/<slug>/calls": base, "GET /api/events/<slug>/stream": f"/api/events/{slug}/stream"}
+    res = client.get(paths[action], headers=headers, buffered=False)
+    res.close()
     return res.status_code == 200
 
 
@@ -174,10 +206,12 @@ def _organiser_action(world, client, action):
         "new join code": (f"{base}/join-code", {}),
         "approve a penalty": (f"{base}/penalties/{world['penalty']['id']}/approval", {"approved": "1"}),
         "set the head-judge setting": (f"{base}/head-judge", {"head_judge_from": "match_loss"}),
+        "set the call escalation": (f"{base}/call-escalation", {"seconds": "90"}),
     }
     gets = {"events list": "/organiser/", "event page": base, "export CSV": f"{base}/penalties.csv",
             "export JSON": f"{base}/penalties.json", "export results CSV": f"{base}/results.csv",
-            "round board": f"{base}/board.json", "round board (page part)": f"{base}/board"}
+            "round board": f"{base}/board.json", "round board (page part)": f"{base}/board",
+            "export calls CSV": f"{base}/calls.csv", "table QR cards": f"{base}/tables?count=2"}
     if action in gets:
         res = client.get(gets[action])
         return res.status_code == 200
@@ -221,7 +255,9 @@ def test_the_expected_table_is_what_roles_py_says():
             assert (EXPECTED[f"push {record_type}"][i] == "Y") == (role in writers), (record_type, role)
     for action, key in [("GET /api/events/<slug>", "read_event"), ("GET .../players/<p>/history", "read_history"),
                         ("push void of another's record", "void_any"),
-                        ("GET /api/events/<slug>/review", "read_review")]:
+                        ("GET /api/events/<slug>/review", "read_review"),
+                        ("GET /api/events/<slug>/calls", "read_calls"), ("POST .../calls/<id>/take", "answer_calls"),
+                        ("POST /api/events/<slug>/calls", "create_call")]:
         for role, i in column.items():
             assert (EXPECTED[action][i] == "Y") == roles.may(role, key), (action, role)
     for role, i in column.items():

@@ -1,0 +1,76 @@
+"""Organiser pages for judge calls: the event page's calls part, the escalation setting,
+the calls' CSV, and a printable sheet of table QR cards (each opens the players' table page,
+`<public address>/#/event/<slug>/table/<n>`, where players call a judge)."""
+
+import segno
+from flask import render_template, request
+
+from . import timeutil, urls
+from .auth import organiser_required
+from .calls import ESCALATE_SECONDS, call_json, calls_csv, list_calls, reasons, set_escalate_seconds
+from .errors import ApiError
+from .events import check_number, get_event
+from .extensions import db
+from .models import Event, Pairing
+from .organiser import _form_action, bp, csv_download
+
+MAX_CARDS = 500  # table cards one sheet may hold
+
+
+@bp.app_context_processor
+def _calls_globals():
+    return {"event_calls": event_calls, "escalate_range": ESCALATE_SECONDS,
+            "call_reasons": {r["id"]: r["label"] for r in reasons()}}
+
+
+def event_calls(event: Event) -> list[dict]:
+    """The event's calls that are not closed, oldest first (calls.call_json), for the page."""
+    now = timeutil.now_ms()
+    return [call_json(event, c, now) for c in list_calls(event)]
+
+
+def table_url(slug: str, table: int) -> str:
+    """The players' page of one table (what its QR card encodes)."""
+    return f"{urls.base_url()}/#/event/{slug}/table/{table}"
+
+
+def table_count(event: Event) -> int:
+    """The highest table number in the event's pairings (any round), or 0 when none."""
+    return db.session.scalar(db.select(db.func.max(Pairing.number)).where(Pairing.event_id == event.id)) or 0
+
+
+@bp.post("/events/<slug>/call-escalation")
+@organiser_required
+@_form_action
+def call_escalation(slug):
+    """The organiser's setting: seconds before a call nobody took goes to the head judge."""
+    low, high = ESCALATE_SECONDS
+    seconds = check_number(request.form.get("seconds", ""), "seconds", low, high, "seconds")
+    set_escalate_seconds(get_event(slug), seconds)
+    return f"A call nobody takes within {seconds} s now goes to the head judge."
+
+
+@bp.get("/events/<slug>/calls.csv")
+@organiser_required
+def export_calls(slug):
+    """Every judge call of the event with its times (calls.calls_csv)."""
+    return csv_download(calls_csv(get_event(slug)), f"calls-{slug}.csv")
+
+
+@bp.get("/events/<slug>/tables")
+@organiser_required
+def table_cards(slug):
+    """A printable sheet of table QR cards for tables 1..N: N is `?count=` (1 to MAX_CARDS),
+    else the highest table number of the event's pairings; a bad count is a message and the
+    sheet for the default."""
+    event = get_event(slug)
+    count, error = table_count(event), None
+    if request.args.get("count"):
+        try:
+            count = check_number(request.args["count"], "count", 1, MAX_CARDS, "count")
+        except ApiError as err:  # shown on the page
+            error = str(err)
+    cards = [{"number": n, "url": table_url(slug, n),
+              "svg": segno.make(table_url(slug, n), error="m").svg_inline(scale=3)} for n in range(1, count + 1)]
+    return render_template("organiser/tables.html", event=event, cards=cards, count=count, error=error,
+                           max_cards=MAX_CARDS)
