@@ -137,8 +137,8 @@ def make_call(body, slug):
     "caller"?: "player" | "spectator"}` → 201 `{"id", "status": "open"}`. While the table has a
     call that is not closed, 200 with that call (repeated taps make one call, and do not
     count toward the limits). 403 with the policy's explanation where the event's ruleset says
-    this caller may not call (WotF 004 §3.9: no spectators at Competitive and Professional
-    REL). 429 over CALL_TABLE_LIMITS (per table) or CALL_ADDRESS_LIMITS (per address)."""
+    this caller may not call (its `judge_call` query, by the event's level; rule source e.g.
+    004_348b1a1435ac9899.txt §3.9). 429 over CALL_TABLE_LIMITS (per table) or CALL_ADDRESS_LIMITS (per address)."""
     event = get_event(slug)
     check_caller(event, body["caller"])
     existing = open_call(event, body["table"])

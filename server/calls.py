@@ -22,6 +22,7 @@ from . import rules, timeutil
 from .errors import ApiError
 from .events import engine_event, utc_iso, write_csv
 from .extensions import db
+from .fields import text_problem
 from .models import Call, Device, Event
 
 QUERY = "judge_call"
@@ -109,10 +110,11 @@ def create_call(event: Event, table: int, reason: str | None, caller: str) -> tu
 
 
 def get_call(event: Event, call_id: str) -> Call:
-    """The event's call with this id; ApiError 404 otherwise."""
-    call = db.session.get(Call, call_id) if len(call_id) <= 36 else None
+    """The event's call with this id; ApiError 404 otherwise (also for text no id can be,
+    which the database is never asked about)."""
+    call = db.session.get(Call, call_id) if len(call_id) <= 36 and not text_problem(call_id) else None
     if call is None or call.event_id != event.id:
-        raise ApiError.not_found(f"call {call_id[:36]!r}")
+        raise ApiError.not_found("call")
     return call
 
 

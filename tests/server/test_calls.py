@@ -90,8 +90,9 @@ def test_only_judges_of_the_event_read_and_answer_calls(app, client, now, wotf):
     assert client.post(f"{_calls(wotf['slug'])}/{call_id}/take", headers=other.headers).status_code == 401
     assert client.post(f"{_calls(wotf['slug'])}/{call_id}/close", headers=keeper.headers, json={}).status_code == 403
     judge = Phone(client, wotf)
-    missing = client.post(f"{_calls(wotf['slug'])}/{'x' * 500}/take", headers=judge.headers)
-    assert missing.status_code == 404
+    for wrong in ("x" * 500, "a%00b", "%ED%B0%80", "not-a-call"):
+        missing = client.post(f"{_calls(wotf['slug'])}/{wrong}/take", headers=judge.headers)
+        assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "not_found"
 
 
 def test_a_spectator_is_refused_where_the_ruleset_says_so_and_the_page_says_why(client, now, wotf):
