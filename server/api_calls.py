@@ -72,6 +72,8 @@ class CallsQuery(Schema):
 class CallsOut(Schema):
     calls = fields.List(fields.Nested(CallOut))
     calls_seq = fields.Integer()
+    escalate_seconds = fields.Integer(metadata={
+        "description": "the organiser's setting: an open call is escalated this long after created_ms"})
 
 
 class CloseIn(Schema):
@@ -182,14 +184,16 @@ def table_call(slug, table):
 def calls_list(query, slug):
     """The event's calls that are not closed, oldest first (`?closed=1`: every call):
     `{"calls": [{"id", "table", "reason", "status", "created_ms", "taken_by", "taken_ms",
-    "closed_ms", "ruling", "escalated"}], "calls_seq"}`; `escalated`: open for longer than the
-    event's `call_escalate_seconds` (the organiser's setting). Judges only (floor judge, head
+    "closed_ms", "ruling", "escalated"}], "calls_seq", "escalate_seconds"}`; `escalated`: open for
+    longer than the event's `call_escalate_seconds` (the organiser's setting, given as
+    `escalate_seconds` so a phone can tell when an open call will escalate). Judges only (floor judge, head
     judge, organiser): 401 without a token of this event, 403 for a scorekeeper."""
     event = get_event(slug)
     authorize(event, "read_calls")
     now = timeutil.now_ms()
     rows = list_calls(event, closed=query["closed"] == "1")
-    return {"calls": [call_json(event, c, now) for c in rows], "calls_seq": event.calls_seq}
+    return {"calls": [call_json(event, c, now) for c in rows], "calls_seq": event.calls_seq,
+            "escalate_seconds": event.call_escalate_seconds}
 
 
 @bp.post("/<slug>/calls/<call_id>/take")

@@ -15,6 +15,7 @@ names are the query's `reason` and `caller` facts in queries.json.
 import uuid
 
 from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
 
 from shared_rules.vocabulary import shared
 
@@ -103,9 +104,16 @@ def create_call(event: Event, table: int, reason: str | None, caller: str) -> tu
         return existing, False
     call = Call(id=str(uuid.uuid4()), event_id=event.id, table_number=table, reason=reason, caller=caller,
                 status="open", created_ms=timeutil.now_ms())
-    db.session.add(call)
-    bump_calls(event)
-    db.session.commit()
+    try:
+        db.session.add(call)
+        bump_calls(event)  # flushes the new call first
+        db.session.commit()
+    except IntegrityError:  # a tap at the same moment stored the table's call first
+        db.session.rollback()
+        existing = open_call(event, table)
+        if existing is None:
+            raise
+        return existing, False
     return call, True
 
 

@@ -5,7 +5,7 @@ device's clock); durations are minutes (`*_minutes`). Records are immutable: a c
 a new record (`void`) that points at the old one.
 """
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from shared_rules.vocabulary import stages
@@ -175,7 +175,12 @@ class Call(db.Model):
     the reason, who called (player or spectator), and the judge who took it."""
 
     __tablename__ = "calls"
-    __table_args__ = (Index("ix_calls_event_table", "event_id", "table_number"),)
+    __table_args__ = (
+        Index("ix_calls_event_table", "event_id", "table_number"),
+        # one call per table while it is not closed, whichever process stores it
+        Index("uq_calls_open_table", "event_id", "table_number", unique=True,
+              sqlite_where=text("status != 'closed'"), postgresql_where=text("status != 'closed'")),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)  # a UUID
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))

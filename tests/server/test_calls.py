@@ -4,6 +4,7 @@ on the server clock, bad input, nothing personal stored, the organiser's pages a
 
 import csv
 import io
+import threading
 
 import pytest
 import sqlalchemy as sa
@@ -38,6 +39,27 @@ def test_an_anonymous_call_is_made_and_repeated_taps_give_the_same_call(app, cli
     assert client.get(f"{_calls(wotf['slug'])}/table/99").get_json() == {"call": None}
 
 
+def test_taps_at_the_same_moment_from_several_phones_make_one_call(app, wotf):
+    barrier = threading.Barrier(6)
+    answers = []
+
+    def tap():
+        client = app.test_client()
+        barrier.wait()
+        res = client.post(_calls(wotf["slug"]), json={"table": 11})
+        answers.append((res.status_code, res.get_json()["id"]))
+
+    threads = [threading.Thread(target=tap) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(status for status, _ in answers) == [200] * 5 + [201]
+    assert len({call_id for _, call_id in answers}) == 1
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Call)) == 1
+
+
 def test_judges_list_take_and_close_calls_and_a_second_judge_gets_409(app, client, now, wotf):
     call_id = client.post(_calls(wotf["slug"]), json={"table": 3, "reason": "dispute"}).get_json()["id"]
     fay, gil = Phone(client, wotf, judge="Fay Floor"), Phone(client, wotf, judge="Gil Floor")
@@ -46,6 +68,7 @@ def test_judges_list_take_and_close_calls_and_a_second_judge_gets_409(app, clien
                                 "created_ms": now.ms, "taken_by": None, "taken_ms": None, "closed_ms": None,
                                 "ruling": None, "escalated": False}]
     seq = listed["calls_seq"]
+    assert listed["escalate_seconds"] == 120  # the organiser's setting, by default
     now.advance(20_000)
     took = client.post(f"{_calls(wotf['slug'])}/{call_id}/take", headers=fay.headers)
     assert took.status_code == 200

@@ -34,9 +34,12 @@ def upgrade():
                     sa.ForeignKeyConstraint(['taken_device_id'], ['devices.id'], ondelete='SET NULL'),
                     sa.PrimaryKeyConstraint('id'))
     op.create_index('ix_calls_event_table', 'calls', ['event_id', 'table_number'], unique=False)
+    op.create_index('uq_calls_open_table', 'calls', ['event_id', 'table_number'], unique=True,
+                    sqlite_where=sa.text("status != 'closed'"), postgresql_where=sa.text("status != 'closed'"))
 
 
 def downgrade():
+    op.drop_index('uq_calls_open_table', table_name='calls')
     op.drop_index('ix_calls_event_table', table_name='calls')
     op.drop_table('calls')
     with op.batch_alter_table('events') as batch_op:
