@@ -1,7 +1,7 @@
 // What the app knows right now: the joined event (or standalone ruleset), the event's
 // players and pairings, the rule texts for display, and helpers to make records.
 import * as store from "./store.js";
-import { recordAdded } from "./sync.js";
+import { recordAdded, resetCursor } from "./sync.js";
 import { serverNow } from "./servertime.js";
 
 export const app = {
@@ -139,7 +139,7 @@ export async function followEvent(summary, role = null) {
   // write only what changed here, and only onto this same session.
   const stored = await store.get("session");
   // What sync pulls depends on the role (a scorekeeper gets no penalties): pull from the start.
-  if (roleChanged) await store.set(`cursor:${s.event.slug}`, 0);
+  if (roleChanged) await resetCursor(s.event.slug);
   if (!stored) await store.set("session", app.session);
   else if (!stored.standalone && stored.token === s.token && stored.event?.slug === s.event.slug) {
     await store.set("session", { ...stored, event: { ...stored.event, ...changes }, ...(roleChanged ? { role } : {}) });

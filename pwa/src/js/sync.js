@@ -28,6 +28,16 @@ let timer = null;
 let failures = 0;
 let inflight = null;
 let again = false;
+let epoch = 0; // moves when the cursor is reset: a run begun before then keeps no cursor
+
+/** Pull event `slug` from the start again (e.g. this phone's role changed, so it may now be
+ * sent records it was not before). A sync under way then stores no cursor of its own and
+ * runs again. */
+export async function resetCursor(slug) {
+  epoch += 1;
+  await store.set(`cursor:${slug}`, 0);
+  if (session?.event.slug === slug && inflight) again = true;
+}
 
 function changed() {
   syncState.dispatchEvent(new Event("change"));
@@ -91,6 +101,7 @@ async function run() {
   changed();
   try {
     const cursorKey = `cursor:${s.event.slug}`;
+    const began = epoch;
     for (let round = 0; round < 20; round++) {
       // Only this event's records: another event's wait until this phone joins that event again.
       const batch = await store.outbox(BATCH, s.event.slug);
@@ -101,6 +112,7 @@ async function run() {
         timeoutMs: 30000,
       });
       await store.applySync(reply.results || [], reply.records || []);
+      if (epoch !== began) break; // the cursor was reset meanwhile: the next run starts from 0
       await store.set(cursorKey, reply.cursor);
       const more = batch.length === BATCH || ((reply.records || []).length > 0 && reply.cursor !== cursor);
       if (!more) break;
