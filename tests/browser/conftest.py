@@ -258,6 +258,19 @@ class EventServer:
             pause_round(event)
             return clock_state(event)
 
+    def move_round_start(self, slug, ms):
+        """Move the running round's start `ms` milliseconds earlier (its time runs out
+        sooner), as if it had started then; the phones hear of it like any clock change."""
+        from server.clock import bump, current_round
+        from server.events import get_event
+        from server.extensions import db
+
+        with self.app.app_context():
+            event = get_event(slug)
+            current_round(event).started_ms -= ms
+            bump(event)
+            db.session.commit()
+
     def end_round(self, slug):
         """End the event's running round now; returns the clock state."""
         from server.clock import clock_state, end_round

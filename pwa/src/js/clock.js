@@ -45,3 +45,26 @@ export function timeOfDay(ms) {
   const d = new Date(ms);
   return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
 }
+
+// How long without news from the server before an offline clock says so: long enough that a
+// pause may have been missed (the push stream or a poll brings news at least every minute).
+export const STALE_NEWS_MS = 90000;
+
+/** What a clock shows for `left` (roundLeft's answer): {time, state, phase} where phase is
+ * "running", "paused", "over" (round time is up: time has been called) or "ended". */
+export function clockFace(left) {
+  if (!left) return { time: "–:––", state: "No round running", phase: "none" };
+  if (left.state === "ended") return { time: "0:00", state: "Round ended", phase: "ended" };
+  if (left.remaining_ms <= 0) {
+    return { time: "0:00", state: `Time has been called (${formatLeft(left.remaining_ms).slice(1)} ago)`, phase: "over" };
+  }
+  if (left.state === "paused") return { time: formatLeft(left.remaining_ms), state: "Paused: the clock is stopped", phase: "paused" };
+  return { time: formatLeft(left.remaining_ms), state: "time left", phase: "running" };
+}
+
+/** "last clock news 3 min ago" once `ageMs` passes STALE_NEWS_MS, else "". */
+export function staleText(ageMs) {
+  if (ageMs == null || ageMs < STALE_NEWS_MS) return "";
+  const min = Math.floor(ageMs / 60000);
+  return `No news from the server: last clock news ${min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`} ago; a pause may have been missed.`;
+}

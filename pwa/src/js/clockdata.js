@@ -28,8 +28,8 @@ export async function refreshClock(slug = app.session?.event?.slug) {
     }
     const clock = await api(`/api/events/${encodeURIComponent(slug)}/clock`, { timeoutMs: 8000 });
     if (slug === app.session?.event?.slug) {
-      app.clock = clock;
-      await store.set(`clock:${slug}`, clock);
+      app.clock = { ...clock, news_ms: Date.now() };
+      await store.set(`clock:${slug}`, app.clock);
       // The organiser may have moved the event on (e.g. from Swiss rounds to the top cut).
       await followEvent(clock.event);
     }
@@ -40,11 +40,30 @@ export async function refreshClock(slug = app.session?.event?.slug) {
   }
 }
 
-/** Keep the clock fresh every `ms` milliseconds while the app is open. */
-export function keepFresh(ms = 10000) {
+/** Keep the clock fresh every `ms` milliseconds while the app is open (the fallback while
+ * the push stream is down); `now`: also fetch it at once. */
+export function keepFresh(ms = 10000, { now = true } = {}) {
   clearInterval(timer);
-  refreshClock();
+  if (now) refreshClock();
   timer = setInterval(() => { if (!document.hidden) refreshClock(); }, ms);
+}
+
+/** Stop polling the clock (the push stream says when it changes). */
+export function stopPolling() {
+  clearInterval(timer);
+  timer = null;
+}
+
+/** The server's clock was heard from (a fetch, or the push stream, which would have said a
+ * change): kept with the clock, so a reload knows how old the news is. */
+export function clockNews(ms = Date.now()) {
+  if (app.clock) app.clock.news_ms = ms;
+}
+
+/** Milliseconds since the last news from the server about the clock (null: never). */
+export function clockNewsAge() {
+  const at = app.clock?.news_ms ?? null;
+  return at == null ? null : Date.now() - at;
 }
 
 /** Force the next refresh to re-measure the server offset. */

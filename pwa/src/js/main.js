@@ -5,7 +5,11 @@ import { offline, startOffline } from "./offline.js";
 import { app, appJSON, followEvent, saveSession, useRuleset } from "./state.js";
 import * as store from "./store.js";
 import { loadOffset } from "./servertime.js";
-import { keepFresh, loadClock, refreshClock } from "./clockdata.js";
+import { clockNews, keepFresh, loadClock, refreshClock, stopPolling } from "./clockdata.js";
+import { openStream, pushState } from "./push.js";
+import { callsState, fetchCalls, resetCalls } from "./calls.js";
+import { alertLog, loadAlertSettings, startTimeAlerts } from "./ui/alerts.js";
+import { draw as drawCalls, startCallsPanel } from "./ui/calls.js";
 import { startSync, syncNow, syncState, stopSync } from "./sync.js";
 import { api } from "./api.js";
 import { preloadScreen, route, render } from "./router.js";
@@ -31,8 +35,34 @@ function registerServiceWorker() {
 
 /** Load everything the current session needs from the device, then refresh from the network.
  * `stored`: the session was just read from the device (the boot), so it is not saved again. */
+let stopStream = null;
+let callsPoll = null;
+
+/** Follow the event's push stream; while it is down, poll the clock and the calls every 10 s
+ * (records sync on their own period). */
+function startPush(slug) {
+  stopStream?.();
+  const poll = (on) => {
+    clearInterval(callsPoll);
+    if (on) {
+      keepFresh(10000, { now: false });
+      callsPoll = setInterval(() => { if (!document.hidden) fetchCalls(); }, 10000);
+    } else stopPolling();
+  };
+  stopStream = openStream(slug, {
+    clock_version: () => refreshClock(),
+    records_seq: () => syncNow(),
+    calls_seq: () => fetchCalls(),
+    review_seq: () => updateReviewBadge(),
+  }, (mode) => { poll(mode === "polling"); renderStatus(); });
+}
+
 export async function openSession(session, { stored = false } = {}) {
   stopSync();
+  stopStream?.();
+  stopStream = null;
+  clearInterval(callsPoll);
+  resetCalls();
   if (session && !stored) await saveSession(session);
   else app.session = session ?? null;
   app.detail = null;
@@ -47,6 +77,8 @@ export async function openSession(session, { stored = false } = {}) {
     keepFresh();
     startSync(app.session);
     refreshDetail();
+    startPush(slug);
+    fetchCalls();
   }
   renderStatus();
 }
@@ -65,6 +97,8 @@ export async function refreshDetail() {
     const role = app.session.role;
     await followEvent(detail, detail.me?.role);
     if (app.session.role !== role) {
+      fetchCalls();
+      drawCalls();
       if (["history", "review", "join"].includes(route().screen)) render();
       else updateReviewBadge();
     }
@@ -77,8 +111,10 @@ async function boot() {
   offline.addEventListener("change", renderStatus);
   ready.then(renderStatus, renderStatus);
   syncState.addEventListener("change", renderStatus);
+  // Any message of the push stream is news that the clock has not changed.
+  pushState.addEventListener("message", () => clockNews());
   syncState.addEventListener("synced", () => { refreshClock(); refreshDetail(); });
-  window.addEventListener("online", renderStatus);
+  window.addEventListener("online", () => { renderStatus(); fetchCalls(); });
   window.addEventListener("offline", renderStatus);
 
   const publicPage = location.hash.startsWith("#/event/");
@@ -97,6 +133,12 @@ async function boot() {
   if (!publicPage) await openSession(session, { stored: true });
   window.addEventListener("hashchange", render);
   startReviewBadge();
+  if (!publicPage) {
+    await loadAlertSettings();
+    startTimeAlerts();
+    startCallsPanel();
+    drawCalls();
+  }
   await render();
   // The service worker is registered (and the offline copy checked) once the first screen is
   // up. The players' page needs neither Python nor the offline copy: a player's phone
@@ -107,7 +149,7 @@ async function boot() {
 
 // For tests and integrations: the app state, and this event's records as stored on the device.
 window.judgeApp = {
-  app, openSession, syncNow, route, refreshClock,
+  app, openSession, syncNow, route, refreshClock, calls: callsState, push: pushState, alerts: alertLog,
   records: () => (app.session ? store.eventRecords(app.session.event.slug) : Promise.resolve([])),
 };
 boot();

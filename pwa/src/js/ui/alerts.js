@@ -1,13 +1,144 @@
-// A visible, announced alert (role="alert" banner) with a short vibration where supported.
-let timer = null;
+// Alerts, on whatever screen is shown: the banner (role="alert"), a short tone (Web Audio;
+// the judge may silence it, kept in the settings store), vibration where the phone has it,
+// and a system notification once the judge allowed notifications (the service worker's
+// showNotification when there is one, else new Notification). Also the one ticker of time
+// alerts: it fires at the minutes the judge picked whichever screen is open.
+import { app } from "../state.js";
+import * as store from "../store.js";
+import { roundLeft } from "../clock.js";
+import { serverNow } from "../servertime.js";
 
-/** Show `text` in the alert banner for `ms` milliseconds. */
-export function showAlert(text, ms = 20000) {
+const SOUND_KEY = "alert_sound";    // false: the judge silenced alerts
+const MINUTES_KEY = "alerts";       // the minutes before time an alert fires
+export const ALERT_CHOICES = [15, 10, 5, 1, 0];
+// What this page did, for tests and integrations: {tones, vibrations, notifications}.
+export const alertLog = { tones: 0, vibrations: 0, notifications: [] };
+
+let timer = null;
+let audio = null;
+let sound = true;
+let minutes = [5, 0];
+const fired = new Set();
+
+/** Load the kept settings (sound on/off, alert minutes). */
+export async function loadAlertSettings() {
+  const [s, m] = await Promise.all([store.get(SOUND_KEY), store.get(MINUTES_KEY)]);
+  sound = s !== false;
+  minutes = Array.isArray(m) ? m : [5, 0];
+}
+
+/** Whether alerts make a sound. */
+export function soundOn() { return sound; }
+
+/** Turn the alert sound on or off (kept on the device). */
+export async function setSound(on) {
+  sound = Boolean(on);
+  await store.set(SOUND_KEY, sound);
+}
+
+/** The minutes before time at which an alert fires ([15, 10, 5, 1, 0] are offered). */
+export function alertMinutes() { return [...minutes]; }
+
+/** Add or remove `m` from the alert minutes (kept on the device); resolves to the new list. */
+export async function toggleAlertMinute(m) {
+  minutes = minutes.includes(m) ? minutes.filter((x) => x !== m) : [...minutes, m];
+  await store.set(MINUTES_KEY, minutes);
+  return alertMinutes();
+}
+
+// Browsers start audio only after the person touched the page: the context made then is kept.
+function audioContext() {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return null;
+  if (!audio) audio = new Ctx();
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  return audio;
+}
+document.addEventListener("pointerdown", () => { if (sound) audioContext(); }, { once: true, capture: true });
+
+/** A short two-note tone (about 0.4 s) unless the judge silenced alerts. */
+export function tone() {
+  if (!sound) return;
+  const ctx = audioContext();
+  if (!ctx) return;
+  const t = ctx.currentTime;
+  for (const [freq, at] of [[880, 0], [660, 0.2]]) {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.25, t + at);
+    gain.gain.exponentialRampToValueAtTime(0.001, t + at + 0.18);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(t + at);
+    osc.stop(t + at + 0.2);
+  }
+  alertLog.tones += 1;
+}
+
+/** Whether system notifications are allowed: "granted", "denied", "default" or
+ * "unsupported". */
+export function notificationPermission() {
+  return "Notification" in window ? Notification.permission : "unsupported";
+}
+
+/** Ask the judge to allow system notifications; resolves to notificationPermission(). */
+export async function askNotifications() {
+  if (!("Notification" in window)) return "unsupported";
+  try { await Notification.requestPermission(); } catch { /* older browsers: callback form */ }
+  return notificationPermission();
+}
+
+/** Show a system notification `title` / `body` when allowed; `tag` replaces an earlier one
+ * with the same tag. */
+export async function notify(title, body, tag) {
+  if (notificationPermission() !== "granted") return;
+  const options = { body, tag, renotify: Boolean(tag), icon: "icons/icon-192.png" };
+  alertLog.notifications.push({ title, body, tag });
+  try {
+    const reg = await navigator.serviceWorker?.getRegistration?.();
+    if (reg?.showNotification) {
+      await reg.showNotification(title, options);
+      return;
+    }
+  } catch { /* fall back to the page's own notification */ }
+  try { new Notification(title, options); } catch { /* not allowed here (e.g. some mobile browsers) */ }
+}
+
+/** Show `text` in the alert banner for `ms` milliseconds, with tone and vibration; with
+ * `system: {title, tag}` also a system notification. */
+export function showAlert(text, { ms = 20000, system = null } = {}) {
   const el = document.getElementById("alert");
   el.textContent = text;
   el.hidden = false;
   el.onclick = () => { el.hidden = true; };
-  if (navigator.vibrate) navigator.vibrate([300, 150, 300]);
+  if (navigator.vibrate) {
+    navigator.vibrate([300, 150, 300]);
+    alertLog.vibrations += 1;
+  }
+  tone();
+  if (system) notify(system.title, text, system.tag);
   clearTimeout(timer);
   timer = setTimeout(() => { el.hidden = true; }, ms);
+}
+
+/** Check the round against the chosen minutes now: an alert fires once per round and
+ * minute, within 30 s after that minute is reached while the round runs. */
+export function checkTimeAlerts() {
+  const round = app.clock?.round;
+  const left = roundLeft(round, serverNow());
+  if (!left || left.state !== "running") return;
+  for (const m of minutes) {
+    const key = `${app.session?.event?.slug}:${round.number}:${m}`;
+    if (left.remaining_ms <= m * 60000 && left.remaining_ms > m * 60000 - 30000 && !fired.has(key)) {
+      fired.add(key);
+      const text = m === 0 ? `Time! Round ${round.number} is over.` : `${m} minute${m === 1 ? "" : "s"} left in round ${round.number}.`;
+      showAlert(text, { system: { title: "Round clock", tag: `time-${round.number}` } });
+    }
+    if (left.remaining_ms > m * 60000) fired.delete(key);
+  }
+}
+
+/** Run the time alerts every half second, on every screen. */
+export function startTimeAlerts() {
+  setInterval(() => { if (app.session) checkTimeAlerts(); }, 500);
 }

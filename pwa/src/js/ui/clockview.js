@@ -2,13 +2,12 @@
 // time extension worked out by the engine, and alerts at minutes the judge picks.
 import { append, h, fill } from "../dom.js";
 import { app, addRecord, currentTables, eventRecords, playerName, request } from "../state.js";
-import { formatLeft, roundLeft, tableLeft, timeOfDay } from "../clock.js";
+import { clockFace, formatLeft, roundLeft, staleText, tableLeft, timeOfDay } from "../clock.js";
 import { serverNow } from "../servertime.js";
-import { clockEvents, endLocalRound, startLocalRound } from "../clockdata.js";
+import { clockEvents, clockNewsAge, endLocalRound, startLocalRound } from "../clockdata.js";
 import { evaluate } from "../engine.js";
 import { syncState } from "../sync.js";
-import * as store from "../store.js";
-import { showAlert } from "./alerts.js";
+import { ALERT_CHOICES, alertMinutes, toggleAlertMinute } from "./alerts.js";
 import { answeredNote, waitingText } from "./engine-note.js";
 import { currentResults, resultText, showResult } from "./results.js";
 
@@ -20,7 +19,6 @@ const REASONS = [
   ["tardiness", "Tardiness", "tardiness_minutes"],
   ["ruling", "Ruling", "ruling_minutes"],
 ];
-const ALERT_CHOICES = [15, 10, 5, 1, 0];
 
 export async function render(main) {
   const queries = Object.keys(app.ruleset?.queries || {});
@@ -28,22 +26,23 @@ export async function render(main) {
   const labelEl = h("div", { class: "label", id: "round-label" }, "No round running");
   const endsEl = h("p", { class: "muted", id: "round-ends" });
   const spoken = h("p", { class: "small muted", "aria-live": "polite", id: "round-spoken" });
+  const stateEl = h("p", { class: "state", id: "round-state", "aria-live": "polite" });
+  const staleEl = h("p", { class: "small stale", id: "round-stale" });
   const tablesEl = h("div", { id: "tables" });
   const extEl = h("div", { id: "extension" });
-  let fired = new Set();
   let extensions = new Map(); // table -> local minutes not yet in the server's clock
   const tableMinutes = new Map(); // table -> all its extension minutes, as last drawn
   let results = new Map(); // table -> its current result (asked of the engine after drawing)
-  // The chosen alerts and this round's extensions on the device, read together.
-  const [kept] = await Promise.all([store.get("alerts"), loadLocalExtensions()]);
-  let alerts = kept ?? [5, 0];
+  // This round's extensions on the device; the alerts themselves fire on every screen (alerts.js).
+  await loadLocalExtensions();
+  let alerts = alertMinutes();
 
   const alertButtons = ALERT_CHOICES.map((m) => h("button", {
     type: "button", id: `alert-${m}`, class: "secondary", "aria-pressed": String(alerts.includes(m)),
     onclick: async (ev) => {
-      alerts = alerts.includes(m) ? alerts.filter((x) => x !== m) : [...alerts, m];
-      ev.currentTarget.setAttribute("aria-pressed", String(alerts.includes(m)));
-      await store.set("alerts", alerts);
+      const btn = ev.currentTarget;
+      alerts = await toggleAlertMinute(m);
+      btn.setAttribute("aria-pressed", String(alerts.includes(m)));
     },
   }, m === 0 ? "At time" : `${m} min`));
 
@@ -88,6 +87,7 @@ export async function render(main) {
     const ms = tableLeft(left, minutes);
     if (ms == null) return "";
     if (left.state === "ended") return "round ended";
+    if (ms <= 0) return "time has been called";
     return left.end_ms ? `${formatLeft(ms)} left, ends ${timeOfDay(left.end_ms + minutes * 60000)}` : `${formatLeft(ms)} left`;
   }
 
@@ -198,15 +198,24 @@ export async function render(main) {
   function tick() {
     const round = app.clock?.round;
     const left = roundLeft(round, serverNow());
+    const face = clockFace(left);
+    const section = timeEl.parentElement;
+    section.dataset.phase = face.phase;
+    section.classList.toggle("paused", face.phase === "paused");
+    section.classList.toggle("over", face.phase === "over");
+    const stale = app.session.standalone ? "" : staleText(clockNewsAge());
+    if (staleEl.textContent !== stale) staleEl.textContent = stale;
     if (!left) {
-      timeEl.textContent = "–:––";
+      timeEl.textContent = face.time;
       labelEl.textContent = "No round running";
+      stateEl.textContent = "";
       delete timeEl.dataset.remainingMs;
       return;
     }
     timeEl.dataset.remainingMs = String(Math.round(left.remaining_ms));
-    const text = left.state === "ended" ? "0:00" : formatLeft(left.remaining_ms);
-    if (text !== timeEl.textContent) timeEl.textContent = text;
+    if (face.time !== timeEl.textContent) timeEl.textContent = face.time;
+    const said = face.phase === "running" ? "" : face.state;
+    if (stateEl.textContent !== said) stateEl.textContent = said;
     timeEl.classList.toggle("over", left.remaining_ms < 0);
     for (const [n, minutes] of tableMinutes) {
       if (results.has(n)) continue;
@@ -220,16 +229,6 @@ export async function render(main) {
     if (minute !== lastSecond) {
       lastSecond = minute;
       spoken.textContent = left.state === "running" && left.remaining_ms > 0 ? `About ${minute} minutes left.` : "";
-    }
-    if (left.state === "running") {
-      for (const m of alerts) {
-        const key = `${round.number}:${m}`;
-        if (left.remaining_ms <= m * 60000 && left.remaining_ms > m * 60000 - 30000 && !fired.has(key)) {
-          fired.add(key);
-          showAlert(m === 0 ? `Time! Round ${round.number} is over.` : `${m} minute${m === 1 ? "" : "s"} left in round ${round.number}.`);
-        }
-        if (left.remaining_ms > m * 60000) fired.delete(key);
-      }
     }
   }
 
@@ -270,7 +269,7 @@ export async function render(main) {
 
   append(main,
     h("h1", { class: "sr-only" }, "Round clock"),
-    h("section", { class: "clock", "aria-labelledby": "round-label" }, labelEl, timeEl, endsEl, spoken),
+    h("section", { class: "clock", "aria-labelledby": "round-label" }, labelEl, timeEl, stateEl, endsEl, spoken, staleEl),
     standaloneControls,
     h("fieldset", {}, h("legend", {}, "Alert me before time"), h("div", { class: "row" }, alertButtons)),
     extEl,

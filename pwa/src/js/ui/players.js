@@ -1,14 +1,19 @@
 // The players' page (#/event/<slug>): the event's clock and what happens at time for its
-// game and level, in plain words. No login; shows nothing personal.
+// game and level, in plain words; a table's page (#/event/<slug>/table/<n>) shows that
+// table's time (the round's plus the table's time extensions) and a "Call a judge" button.
+// No login; shows nothing personal. The clock follows the push stream, polling when it is down.
 import { append, h, fill } from "../dom.js";
 import { api } from "../api.js";
 import { appJSON } from "../state.js";
 import * as store from "../store.js";
 import { measureOffset, serverNow } from "../servertime.js";
-import { formatLeft, roundLeft, timeOfDay } from "../clock.js";
+import { clockFace, roundLeft, staleText, timeOfDay } from "../clock.js";
+import { openStream, pushState } from "../push.js";
+import { tableCall, tableNumber } from "./table-call.js";
 
-export async function render(main, [slug]) {
+export async function render(main, [slug, sub, tableArg]) {
   const key = `public-clock:${slug}`;
+  const table = sub === "table" ? tableNumber(tableArg) : null;
   let clock = (await store.get(key)) ?? null;
   const title = h("h1", { id: "pub-title" }, "Event clock");
   const label = h("div", { class: "label", id: "pub-label" }, "");
@@ -16,7 +21,15 @@ export async function render(main, [slug]) {
   const ends = h("p", { class: "muted", id: "pub-ends" });
   const rules = h("section", { id: "pub-rules", "aria-labelledby": "pub-rules-h" });
   const seen = h("p", { class: "small muted", id: "pub-seen" });
+  const state = h("p", { class: "state", id: "pub-state", "aria-live": "polite" });
+  const stale = h("p", { class: "small stale", id: "pub-stale" });
+  const call = table ? tableCall(slug, table) : null;
+  const badTable = sub === "table" && !table
+    ? h("p", { class: "bad-text", id: "pub-bad-table", role: "alert" },
+      "This table number is not valid: it must be a whole number from 1 to 9999. Check the card on your table.")
+    : null;
   let rulesFor = null;
+  let newsMs = clock?.news_ms ?? null;
   document.getElementById("nav").hidden = true;
   for (const id of ["sync", "python"]) document.getElementById(id).hidden = true;
   document.getElementById("event-name").textContent = "Event clock";
@@ -67,17 +80,32 @@ export async function render(main, [slug]) {
   function tick() {
     if (!clock) return;
     title.textContent = clock.event?.name || "Event clock";
-    const left = roundLeft(clock.round, serverNow());
-    if (!left) { label.textContent = "No round running"; time.textContent = "–:––"; return; }
+    let left = roundLeft(clock.round, serverNow());
+    // A table's page counts that table's time extensions (the clock is public).
+    const ext = table ? (clock.tables || []).find((t) => t.number === table)?.extension_minutes || 0 : 0;
+    if (left && ext && left.state !== "ended") {
+      left = { ...left, remaining_ms: left.remaining_ms + ext * 60000, end_ms: left.end_ms && left.end_ms + ext * 60000 };
+    }
+    const face = clockFace(left);
+    const section = time.parentElement;
+    section.dataset.phase = face.phase;
+    section.classList.toggle("paused", face.phase === "paused");
+    section.classList.toggle("over", face.phase === "over");
+    const old = staleText(newsMs == null ? null : Date.now() - newsMs);
+    if (stale.textContent !== old) stale.textContent = old;
+    if (!left) { label.textContent = "No round running"; time.textContent = face.time; state.textContent = ""; return; }
     time.dataset.remainingMs = String(Math.round(left.remaining_ms));
-    time.textContent = left.state === "ended" ? "0:00" : formatLeft(left.remaining_ms);
-    label.textContent = `Round ${clock.round.number} · ${left.state === "running" ? "time left" : left.state}`;
-    ends.textContent = left.end_ms ? `Ends at ${timeOfDay(left.end_ms)}` : "";
+    time.textContent = face.time;
+    state.textContent = face.phase === "running" ? "" : face.state;
+    label.textContent = `Round ${clock.round.number}${table ? ` · table ${table}` : ""} · ${left.state === "running" ? "time left" : left.state}`;
+    ends.textContent = left.end_ms ? `Ends at ${timeOfDay(left.end_ms)}${ext ? ` (with +${ext} min for this table)` : ""}` : "";
   }
 
   async function refresh() {
     try {
       clock = await api(`/api/events/${encodeURIComponent(slug)}/clock`, { timeoutMs: 8000 });
+      newsMs = Date.now();
+      clock.news_ms = newsMs;
       await store.set(key, clock);
       seen.textContent = "";
     } catch {
@@ -87,16 +115,29 @@ export async function render(main, [slug]) {
     drawRules();
   }
 
-  append(main, h("section", { class: "clock", "aria-labelledby": "pub-label" }, title, label, time, ends), seen, rules);
+  append(main, h("section", { class: "clock", "aria-labelledby": "pub-label" }, title, label, time, state, ends, stale),
+    seen, badTable, call?.el, rules);
   tick();
   drawRules();
   performance.mark("clock-visible");
   measureOffset(5).catch(() => {}).then(refresh);
   const iv = setInterval(tick, 200);
-  const poll = setInterval(refresh, 10000);
+  // Polling only while the push stream is down.
+  let poll = null;
+  const stop = openStream(slug, {
+    clock_version: refresh,
+    calls_seq: () => call?.refresh(),
+  }, (mode) => {
+    clearInterval(poll);
+    if (mode === "polling") poll = setInterval(() => { refresh(); call?.refresh(); }, 10000);
+  });
+  const heard = () => { newsMs = Date.now(); };
+  pushState.addEventListener("message", heard);
   return () => {
     clearInterval(iv);
     clearInterval(poll);
+    stop();
+    pushState.removeEventListener("message", heard);
     for (const id of ["sync", "python"]) document.getElementById(id).hidden = false;
   };
 }

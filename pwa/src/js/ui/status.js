@@ -6,16 +6,20 @@ import { mib, offline, retry } from "../offline.js";
 import { syncState } from "../sync.js";
 import { app } from "../state.js";
 import { timeOfDay } from "../clock.js";
+import { pushState } from "../push.js";
 
 export function renderStatus() {
   const net = document.getElementById("net");
   const sync = document.getElementById("sync");
   const py = document.getElementById("python");
   const online = navigator.onLine && syncState.online;
-  net.textContent = online ? "Online" : "Offline";
+  const s = app.session;
+  // "live": changes arrive over the push stream; "polling": the stream is down, the app asks.
+  const push = online && s && !s.standalone && pushState.mode !== "off" ? ` · ${pushState.mode}` : "";
+  net.textContent = online ? `Online${push}` : "Offline";
+  net.dataset.push = pushState.mode;
   net.className = `pill ${online ? "ok" : "off"}`;
 
-  const s = app.session;
   if (!s || s.standalone) {
     sync.textContent = s ? "Not syncing (standalone)" : "Not joined";
     sync.removeAttribute("aria-label");

@@ -1,0 +1,33 @@
+// The alert settings on the Event screen: allow system notifications (the browser asks the
+// judge), and the sound of alerts on or off (kept on the device).
+import { h, fill } from "../dom.js";
+import { askNotifications, notificationPermission, setSound, soundOn, tone } from "./alerts.js";
+
+const PERMISSION_TEXT = {
+  granted: "System notifications are allowed: new calls and time alerts show even when the app is in the background.",
+  denied: "System notifications are blocked for this app; allow them in the browser's site settings.",
+  default: "System notifications are not allowed yet.",
+  unsupported: "This browser has no system notifications; alerts show in the app, with sound and vibration.",
+};
+
+/** The "Alerts" section: a fieldset with its controls. */
+export function alertSettings() {
+  const said = h("p", { class: "small muted", id: "notify-state", "aria-live": "polite" });
+  const allow = h("button", { type: "button", id: "notify-allow", class: "secondary", onclick: async () => {
+    await askNotifications();
+    draw();
+  } }, "Allow notifications");
+  const sound = h("input", { type: "checkbox", id: "alert-sound", checked: soundOn(), onchange: async (ev) => {
+    await setSound(ev.currentTarget.checked);
+    if (ev.currentTarget.checked) tone();
+  } });
+  function draw() {
+    const p = notificationPermission();
+    allow.hidden = p !== "default";
+    fill(said, PERMISSION_TEXT[p]);
+  }
+  draw();
+  return h("fieldset", { id: "alert-settings" }, h("legend", {}, "Alerts"),
+    h("div", { class: "row" }, sound, h("label", { for: "alert-sound" }, "Sound for calls and time alerts")),
+    allow, said);
+}

@@ -1,0 +1,129 @@
+// The judge calls panel, above every screen of a judge's phone: each open or taken call with
+// its table, reason and age; "On my way" takes it, "Close" closes it with an optional
+// ruling, and after closing "Player appeals" opens the appeal form with the call's table and
+// ruling. New calls alert (banner, tone, vibration, system notification); a call nobody took
+// in the organiser's time alerts the head judge.
+import { h, fill } from "../dom.js";
+import { app } from "../state.js";
+import { serverNow } from "../servertime.js";
+import { callsState, closeCall, readsCalls, reasonLabel, takeCall } from "../calls.js";
+import { showAlert } from "./alerts.js";
+
+// The appeal form is its own screen module; it is handed in here with setAppealOpener, and
+// the "Player appeals" button shows only once it is.
+let appealOpener = null;
+
+/** Give the function that opens the appeal form: fn({table, round, player, ruling, ruledBy,
+ * call, penalty}). */
+export function setAppealOpener(fn) {
+  appealOpener = fn;
+  draw();
+}
+
+let closedHere = null; // the call this phone closed last: {call, ruling}
+let closing = null;    // id of the call whose close form is open
+
+function age(ms) {
+  const s = Math.max(0, Math.floor((serverNow() - ms) / 1000));
+  return s < 60 ? `${s} s ago` : `${Math.floor(s / 60)} min ago`;
+}
+
+function callItem(c) {
+  const mine = c.status === "taken" && c.taken_by === app.session.judge_name;
+  const reason = reasonLabel(c.reason);
+  const ruling = h("textarea", { id: `call-ruling-${c.id}`, maxlength: "2000", rows: "2" });
+  return h("li", { "data-call": c.id, "data-status": c.status, "data-escalated": String(Boolean(c.escalated)) },
+    h("div", { class: "info" },
+      h("strong", {}, `Table ${c.table}`), reason ? ` · ${reason}` : "",
+      h("div", { class: "small muted" },
+        h("span", { class: "call-age", "data-created": c.created_ms }, age(c.created_ms)),
+        c.status === "taken" ? ` · ${mine ? "you are on your way" : `${c.taken_by} is on the way`}` : " · nobody on the way yet",
+        c.escalated ? " · waiting too long: head judge alerted" : "")),
+    c.status === "open" ? h("button", { type: "button", class: "call-take", onclick: (ev) => take(c, ev.currentTarget) }, "On my way") : null,
+    mine && closing !== c.id ? h("button", { type: "button", class: "secondary call-close", onclick: () => { closing = c.id; draw(); } }, "Close") : null,
+    mine && closing === c.id ? h("form", { class: "call-close-form", onsubmit: (ev) => { ev.preventDefault(); close(c, ruling.value.trim(), ev.target); } },
+      h("label", { for: ruling.id }, "Ruling given (optional)"), ruling,
+      h("div", { class: "row" }, h("button", { type: "submit", class: "call-close-done" }, "Close the call"),
+        h("button", { type: "button", class: "secondary", onclick: () => { closing = null; draw(); } }, "Cancel"))) : null);
+}
+
+const note = () => document.getElementById("calls-note");
+
+async function take(c, btn) {
+  btn.disabled = true;
+  try {
+    await takeCall(c.id);
+    note().textContent = "";
+  } catch (err) {
+    note().textContent = err.status === 409 ? "Another judge took this call." : `Not taken: ${err.message}`;
+  }
+}
+
+async function close(c, ruling, form) {
+  for (const b of form.querySelectorAll("button")) b.disabled = true;
+  try {
+    const call = await closeCall(c.id, ruling || null);
+    closing = null;
+    closedHere = { call, ruling };
+    draw();
+  } catch (err) {
+    for (const b of form.querySelectorAll("button")) b.disabled = false;
+    note().textContent = `Not closed: ${err.message}`;
+  }
+}
+
+function closedItem() {
+  const { call, ruling } = closedHere;
+  return h("div", { id: "call-closed", class: "row" },
+    h("span", {}, `Table ${call.table}: call closed${ruling ? " with a ruling" : ""}.`),
+    appealOpener && ruling ? h("button", { type: "button", id: "call-appeal", class: "secondary", onclick: () => {
+      const c = closedHere.call;
+      closedHere = null;
+      draw();
+      appealOpener({ table: c.table, round: app.clock?.round?.number ?? null, player: null, ruling,
+                     ruledBy: app.session.judge_name, call: c.id, penalty: null });
+    } }, "Player appeals") : null,
+    h("button", { type: "button", class: "secondary", onclick: () => { closedHere = null; draw(); } }, "Done"));
+}
+
+/** Draw the panel (hidden when there is nothing to show or the role reads no calls). */
+export function draw() {
+  const el = document.getElementById("calls");
+  if (!el) return;
+  // Not over the players' pages (a judge's phone may show one to a player).
+  const calls = readsCalls() && !location.hash.startsWith("#/event/") ? callsState.calls : [];
+  el.hidden = !calls.length && (!closedHere || location.hash.startsWith("#/event/"));
+  if (el.hidden) { fill(el); return; }
+  const open = calls.filter((c) => c.status === "open").length;
+  fill(el, h("h2", { id: "calls-h" }, open ? `Judge calls: ${open} waiting` : "Judge calls"),
+    calls.length ? h("ul", { class: "call-list", "aria-labelledby": "calls-h" }, calls.map(callItem)) : null,
+    closedHere ? closedItem() : null,
+    h("p", { class: "small bad-text", id: "calls-note", "aria-live": "polite" }));
+}
+
+/** Show the panel on every screen and alert for new and escalated calls. */
+export function startCallsPanel() {
+  callsState.addEventListener("change", () => {
+    // A form being typed in is not drawn over.
+    if (closing && document.getElementById("calls")?.contains(document.activeElement)) return;
+    draw();
+  });
+  window.addEventListener("hashchange", draw);
+  callsState.addEventListener("new", (ev) => {
+    const c = ev.detail;
+    const reason = reasonLabel(c.reason);
+    showAlert(`Judge call at table ${c.table}${reason ? `: ${reason}` : ""}.`,
+      { system: { title: "Judge call", tag: `call-${c.id}` } });
+  });
+  callsState.addEventListener("escalated", (ev) => {
+    if (app.session?.role !== "head_judge") return;
+    const c = ev.detail;
+    showAlert(`Nobody has taken the call at table ${c.table} yet.`, { system: { title: "Judge call waiting", tag: `call-${c.id}` } });
+  });
+  setInterval(() => {
+    for (const span of document.querySelectorAll("#calls .call-age")) {
+      const t = age(Number(span.dataset.created));
+      if (span.textContent !== t) span.textContent = t;
+    }
+  }, 5000);
+}

@@ -1,0 +1,108 @@
+// The "Call a judge" part of a table's players' page (#/event/<slug>/table/<n>): who may call
+// at this event (the policy endpoint, from the event's ruleset and level), an optional reason,
+// and the call's state: called, then a judge on the way. Anonymous; nothing personal is sent.
+// A call while the table's call is still open gets that same call back (one call per table).
+import { h, fill } from "../dom.js";
+import { api } from "../api.js";
+
+const STATUS_TEXT = {
+  open: "A judge has been called. Stay at the table.",
+  taken: "A judge is on the way.",
+  closed: "The call is closed.",
+};
+
+/** The table number from the route: a whole number 1..9999, else null. */
+export function tableNumber(text) {
+  if (!/^[0-9]{1,4}$/.test(String(text ?? ""))) return null;
+  const n = Number(text);
+  return n >= 1 && n <= 9999 ? n : null;
+}
+
+/** Build the call section for table `table` of event `slug`. Returns {el, refresh} where
+ * refresh() reads the table's latest call again (on the stream's calls_seq or a poll). */
+export function tableCall(slug, table) {
+  const base = `/api/events/${encodeURIComponent(slug)}/calls`;
+  const policyEl = h("div", { id: "call-policy" });
+  const reasonSel = h("select", { id: "call-reason" }, h("option", { value: "" }, "No reason given"));
+  const callerSel = h("select", { id: "call-caller" });
+  const callerLabel = h("label", { for: "call-caller", hidden: true }, "Who is calling");
+  const button = h("button", { type: "submit", id: "call-btn", class: "big" }, "Call a judge");
+  const statusEl = h("p", { id: "call-status", class: "state", "aria-live": "assertive" });
+  const errorEl = h("p", { id: "call-error", class: "bad-text", "aria-live": "polite" });
+  let policy = null;
+  let current = null;
+  let sending = false;
+
+  function allowed(caller) {
+    return policy?.callers.find((c) => c.caller === caller)?.allowed !== false;
+  }
+
+  function draw() {
+    const active = current && current.status !== "closed";
+    statusEl.textContent = current ? STATUS_TEXT[current.status] ?? "" : "";
+    statusEl.dataset.status = current?.status ?? "";
+    button.disabled = sending || active || !allowed(callerSel.value || "player");
+    button.textContent = active ? "Judge called" : "Call a judge";
+  }
+
+  async function loadPolicy() {
+    try {
+      policy = await api(`${base}/policy`, { timeoutMs: 8000 });
+    } catch {
+      fill(policyEl, h("p", { class: "muted" }, "Who may call a judge could not be read; you may still try."));
+      return;
+    }
+    fill(reasonSel, h("option", { value: "" }, "No reason given"),
+      policy.reasons.map((r) => h("option", { value: r.id }, r.label)));
+    // The choice of caller is offered only where the policy treats them differently.
+    const differs = new Set(policy.callers.map((c) => c.allowed)).size > 1;
+    callerLabel.hidden = callerSel.hidden = !differs;
+    fill(callerSel, policy.callers.map((c) => h("option", { value: c.caller }, c.caller === "player" ? "A player at this table" : "A spectator")));
+    fill(policyEl, h("h3", {}, "Who may call a judge"),
+      h("ul", { class: "readout" }, policy.callers.map((c) => h("li", { "data-caller": c.caller, "data-allowed": String(c.allowed) },
+        `${c.caller === "player" ? "Players" : "Spectators"}: ${c.allowed ? "may call" : "may not call"}. ${c.explain}`,
+        c.source ? h("span", { class: "source" }, ` (${c.source})`) : null))));
+    draw();
+  }
+
+  async function refresh() {
+    try {
+      const reply = await api(`${base}/table/${table}`, { timeoutMs: 8000 });
+      current = reply.call;
+      draw();
+    } catch { /* the last state stays; the page says when the event cannot be reached */ }
+  }
+
+  async function call(ev) {
+    ev.preventDefault();
+    if (sending || (current && current.status !== "closed")) return;
+    sending = true;
+    errorEl.textContent = "";
+    draw();
+    const body = { table, caller: callerSel.value || "player" };
+    if (reasonSel.value) body.reason = reasonSel.value;
+    try {
+      const made = await api(base, { body, timeoutMs: 8000 });
+      current = { id: made.id, status: made.status };
+    } catch (err) {
+      errorEl.textContent = err.code === "network"
+        ? "The call did not reach the judges (no network). Raise your hand and call a judge."
+        : err.message;
+    } finally {
+      sending = false;
+      draw();
+    }
+  }
+
+  const el = h("section", { id: "table-call", "aria-labelledby": "call-h" },
+    h("h2", { id: "call-h" }, `Table ${table}`),
+    h("form", { onsubmit: call },
+      h("label", { for: "call-reason" }, "Why (optional)"), reasonSel,
+      callerLabel, callerSel,
+      h("div", { style: "margin-top:0.7rem" }, button)),
+    statusEl, errorEl, policyEl);
+  callerSel.addEventListener("change", draw);
+  loadPolicy();
+  refresh();
+  return { el, refresh };
+}

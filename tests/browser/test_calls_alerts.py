@@ -1,0 +1,135 @@
+"""Judge calls from a table's page to the judges' phones, alerts on every screen (tone and
+system notification), the clock's paused and "time has been called" states, all over the
+push stream."""
+
+import contextlib
+
+from .conftest import PHONE
+from .helpers import join
+
+# Records every system notification the app shows, by either path, in window.__notes.
+NOTIFICATION_STUB = """(() => {
+  window.__notes = [];
+  class RecordedNotification {
+    constructor(title, options) { window.__notes.push({ via: "page", title, body: options && options.body }); }
+    static get permission() { return "granted"; }
+    static requestPermission() { return Promise.resolve("granted"); }
+  }
+  window.Notification = RecordedNotification;
+  if (window.ServiceWorkerRegistration) {
+    ServiceWorkerRegistration.prototype.showNotification = function (title, options) {
+      window.__notes.push({ via: "worker", title, body: options && options.body });
+      return Promise.resolve();
+    };
+  }
+})();"""
+
+
+@contextlib.contextmanager
+def judge_and_player(browser, server, event, judge_name):
+    """A judge's phone (notifications allowed and recorded) joined to `event` with its push
+    stream live, and a player's phone with no page yet; yields (judge page, player page)."""
+    judge_ctx = browser.new_context(viewport=PHONE, service_workers="allow")
+    judge_ctx.grant_permissions(["notifications"])
+    judge_ctx.add_init_script(NOTIFICATION_STUB)
+    player_ctx = browser.new_context(viewport=PHONE)
+    try:
+        judge = judge_ctx.new_page()
+        join(judge, server, event, judge_name)
+        judge.wait_for_selector("#net[data-push=live]", timeout=10_000)
+        yield judge, player_ctx.new_page()
+    finally:
+        player_ctx.close()
+        judge_ctx.close()
+
+
+def test_table_page_call_reaches_a_judge_who_takes_and_closes_it(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive")
+    flask_server.start_round(event["slug"])
+    with judge_and_player(browser, flask_server, event, "Dana") as (judge, player):
+        judge.goto(flask_server.url + "/#/penalty")
+        judge.wait_for_selector("main[data-screen=penalty]")
+
+        player.goto(flask_server.url + f"/#/event/{event['slug']}/table/1.5")
+        player.wait_for_selector("#pub-bad-table")
+        assert player.locator("#call-btn").count() == 0
+        player.goto(flask_server.url + f"/#/event/{event['slug']}/table/2")
+        # The policy refuses spectators at this level: the page offers the choice and says so.
+        player.wait_for_selector("#call-policy li[data-caller=spectator][data-allowed=false]")
+        assert player.is_visible("#call-caller")
+        player.select_option("#call-reason", "dispute")
+        player.click("#call-btn")
+        player.wait_for_function(
+            "() => document.querySelector('#call-status').dataset.status === 'open'")
+        assert "A judge has been called" in player.text_content("#call-status")
+        assert player.is_disabled("#call-btn")  # repeated taps make no second call
+
+        # The judge's phone, on another screen, shows the call within 5 s, with an alert.
+        judge.wait_for_selector("#calls li[data-status=open]", timeout=5_000)
+        assert "Table 2" in judge.text_content("#calls li")
+        assert "We disagree" in judge.text_content("#calls li")
+        notes = judge.evaluate("() => window.__notes")
+        assert any(n["title"] == "Judge call" and "table 2" in n["body"] for n in notes)
+        assert judge.evaluate("() => window.judgeApp.alerts.tones") >= 1
+
+        judge.click("#calls .call-take")
+        player.wait_for_function(
+            "() => document.querySelector('#call-status').dataset.status === 'taken'", timeout=5_000)
+        assert player.text_content("#call-status") == "A judge is on the way."
+        assert "Dana" not in player.content()  # no judge name on the players' page
+
+        judge.click("#calls .call-close")
+        judge.fill("#calls textarea", "The attack happened; the game goes on.")
+        judge.click("#calls .call-close-done")
+        judge.wait_for_selector("#call-closed")
+        player.wait_for_function(
+            "() => document.querySelector('#call-status').dataset.status === 'closed'", timeout=5_000)
+        with flask_server.app.app_context():
+            from server.events import get_event
+            from server.extensions import db
+            from server.models import Call
+
+            calls = db.session.scalars(db.select(Call).where(
+                Call.event_id == get_event(event["slug"]).id)).all()
+        assert [(c.table_number, c.reason, c.status, c.ruling) for c in calls] == [
+            (2, "dispute", "closed", "The attack happened; the game goes on.")]
+
+
+def test_time_alert_on_penalty_screen_pause_and_time_called(browser, flask_server):
+    event = flask_server.make_event("dci-upg", "competitive")
+    slug = event["slug"]
+    flask_server.start_round(slug, minutes=1)
+    with judge_and_player(browser, flask_server, event, "Erik") as (page, player):
+        player.goto(flask_server.url + f"/#/event/{slug}/table/1")
+        player.wait_for_function("() => /Round 1/.test(document.querySelector('#pub-label').textContent)")
+
+        # A pause by the organiser reaches the online phone and the table's page within 2 s.
+        flask_server.pause_round(slug)
+        page.wait_for_selector("section.clock[data-phase=paused]", timeout=2_000)
+        player.wait_for_selector("section.clock[data-phase=paused]", timeout=2_000)
+        assert page.text_content("#round-state") == "Paused: the clock is stopped"
+        from server.clock import resume_round
+        from server.events import get_event
+
+        with flask_server.app.app_context():
+            resume_round(get_event(slug))
+        page.wait_for_selector("section.clock[data-phase=running]", timeout=2_000)
+
+        # On the Penalty screen, the "at time" alert fires when the round's time runs out.
+        page.goto(flask_server.url + "/#/penalty")
+        page.wait_for_selector("main[data-screen=penalty]")
+        tones = page.evaluate("() => window.judgeApp.alerts.tones")
+        flask_server.move_round_start(slug, 58_000)
+        page.wait_for_function(
+            "() => window.__notes.some((n) => n.title === 'Round clock' && /Time! Round 1/.test(n.body))",
+            timeout=10_000)
+        assert "Time! Round 1 is over." in page.text_content("#alert")
+        assert page.evaluate("() => window.judgeApp.alerts.tones") > tones
+
+        # Over time, the clock and the players' page say time has been called.
+        page.goto(flask_server.url + "/#/clock")
+        page.wait_for_selector("section.clock[data-phase=over]")
+        assert page.text_content("#round-state").startswith("Time has been called")
+        assert page.text_content("#round-left") == "0:00"
+        player.wait_for_selector("section.clock[data-phase=over]", timeout=5_000)
+        assert player.text_content("#pub-state").startswith("Time has been called")
