@@ -101,7 +101,7 @@ def test_time_alert_on_penalty_screen_pause_and_time_called(browser, flask_serve
     flask_server.start_round(slug, minutes=1)
     with judge_and_player(browser, flask_server, event, "Erik") as (page, player):
         player.goto(flask_server.url + f"/#/event/{slug}/table/1")
-        player.wait_for_function("() => /Round 1/.test(document.querySelector('#pub-label').textContent)")
+        player.wait_for_function("() => /Round 1/.test(document.querySelector('#pub-label')?.textContent)")
 
         # A pause by the organiser reaches the online phone and the table's page within 2 s.
         flask_server.pause_round(slug)
