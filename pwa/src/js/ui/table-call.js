@@ -4,6 +4,7 @@
 // A call while the table's call is still open gets that same call back (one call per table).
 import { h, fill } from "../dom.js";
 import { api } from "../api.js";
+import { appJSON } from "../state.js";
 
 const STATUS_TEXT = {
   open: "A judge has been called. Stay at the table.",
@@ -46,8 +47,10 @@ export function tableCall(slug, table) {
   }
 
   async function loadPolicy() {
+    let names = {};
     try {
-      policy = await api(`${base}/policy`, { timeoutMs: 8000 });
+      [policy, names] = await Promise.all([api(`${base}/policy`, { timeoutMs: 8000 }),
+        appJSON("rules/queries.json").then((q) => q.queries?.judge_call?.facts?.caller?.names ?? {}, () => ({}))]);
     } catch {
       fill(policyEl, h("p", { class: "muted" }, "Who may call a judge could not be read; you may still try."));
       return;
@@ -57,10 +60,11 @@ export function tableCall(slug, table) {
     // The choice of caller is offered only where the policy treats them differently.
     const differs = new Set(policy.callers.map((c) => c.allowed)).size > 1;
     callerLabel.hidden = callerSel.hidden = !differs;
-    fill(callerSel, policy.callers.map((c) => h("option", { value: c.caller }, c.caller === "player" ? "A player at this table" : "A spectator")));
+    const name = (caller) => names[caller] ?? caller;
+    fill(callerSel, policy.callers.map((c) => h("option", { value: c.caller }, name(c.caller))));
     fill(policyEl, h("h3", {}, "Who may call a judge"),
       h("ul", { class: "readout" }, policy.callers.map((c) => h("li", { "data-caller": c.caller, "data-allowed": String(c.allowed) },
-        `${c.caller === "player" ? "Players" : "Spectators"}: ${c.allowed ? "may call" : "may not call"}. ${c.explain}`,
+        `${name(c.caller)}: ${c.allowed ? "may call" : "may not call"}. ${c.explain}`,
         c.source ? h("span", { class: "source" }, ` (${c.source})`) : null))));
     draw();
   }
