@@ -61,7 +61,7 @@ class Query:
         if name == "penalty":
             for infraction in ruleset.get("infractions", []):
                 self.infractions[infraction["id"]] = {
-                    key: compiler.function(value, f"infractions[{infraction['id']}].{key}")
+                    key: compiler.function(value, f"infractions[{infraction['id']}].{key}", infraction)
                     for key, value in infraction.items() if key in ("rules", "then")}
         by_id = {i["id"]: i for i in ruleset.get("infractions", [])}
         # the chosen infraction's data and rule lists, by id (the penalty query only)

@@ -59,6 +59,9 @@ class Gen:
         self.never_null = {name for name, spec in event.items()
                            if spec.get("default") is not None and spec["type"] not in NULLABLE}
         self.namespace: dict[str, Any] = dict(HELPERS)
+        # the infraction whose own rule list is being compiled (its reads are its values), or
+        # ABSENT in the query's steps, where the chosen infraction is known only at run time
+        self.infraction: Any = ABSENT
         self.item_depth = 0
         self._names: dict[int, str] = {}
         self.uses_answer_keys = False  # whether a rule reads or sets answer.ruleset or answer.query
@@ -96,8 +99,8 @@ class Gen:
             (op, args), = expr.items()
             if op in ("and", "or") and isinstance(args, list) and args:
                 return "(" + f" {op} ".join(self.test(a) for a in args) + ")"
-            if op == "not" and isinstance(args, list) and len(args) == 1:
-                return f"(not {self.test(args[0])})"
+            if op == "not" and (not isinstance(args, list) or len(args) == 1):
+                return f"(not {self.test(args[0] if isinstance(args, list) else args)})"
             if op == "var" and isinstance(args, list) and len(args) == 2 and is_literal(args[1]) and not args[1]:
                 return self.read(args[0], None)
         return self.expr(expr)
@@ -188,11 +191,13 @@ class Gen:
         root, parts = split_path(path)
         has_default = default is not ABSENT
         fallback = self.expr(default) if has_default else "None"
-        if root == "ruleset":
-            value = walk(self.ruleset, parts)
+        if root == "ruleset" or (root == "infraction" and self.infraction is not ABSENT):
+            value = walk(self.ruleset if root == "ruleset" else self.infraction, parts)
             return fallback if value is ABSENT or value is None else self.const(value)
         if root not in ROOTS or (root == "item" and not self.item_depth):
             return fallback
+        if root == "item" and not parts and not has_default:  # the list element itself
+            return "item"
         if root == "answer" and (not parts or parts[0] in ANSWER_KEYS):
             self.uses_answer_keys = True
         missing = declared(path, self)
@@ -223,6 +228,8 @@ class Gen:
             return f"_or_absent(({found}), lambda: {fallback})" if lazy else f"_or_absent(({found}), {fallback})"
         if key and root in ("answer", "event"):
             found = f"{root}.get({key})"
+            if has_default and not lazy and default is not None:  # two look-ups cost less than a call
+                return f"({fallback} if {found} is None else {found})"
         elif key and root == "infraction":
             found = f"(infraction.get({key}) if infraction is not None else None)"
         elif key and root == "item":
@@ -478,8 +485,8 @@ def _given_op(args: Any, gen: Gen) -> str:
         raise RuleError(f"operator 'given' needs a path, got {args!r}", field="given")
     root, parts = split_path(args)
     declared(args, gen)
-    if root == "ruleset":
-        return repr(walk(gen.ruleset, parts) is not ABSENT)
+    if root == "ruleset" or (root == "infraction" and gen.infraction is not ABSENT):
+        return repr(walk(gen.ruleset if root == "ruleset" else gen.infraction, parts) is not ABSENT)
     if root not in ROOTS or (root == "item" and not gen.item_depth):
         return "False"
     if root == "answer" and (not parts or parts[0] in ANSWER_KEYS):
