@@ -114,17 +114,16 @@ class Ruleset:
 
     def check_event(self, values: Any) -> dict:
         """The event context checked (``checker``), remembered by value: most requests of an
-        event carry the same few settings. The rules only read the checked dict. The key has each
-        value's type (1, 1.0 and True are equal keys); floats (0.0 == -0.0), lists and objects are
-        not remembered."""
+        event carry the same few settings. The rules only read the checked dict. The key is the
+        (name, value) pairs, then each value's type (1, 1.0 and True are equal keys); floats
+        (0.0 == -0.0), lists and objects are not remembered."""
         if values.__class__ is not dict:
             return self.check_event_values(values)
-        types = tuple(map(type, values.values()))
-        key = (tuple(values), tuple(values.values()), types)
+        key = (*values.items(), *map(type, values.values()))
         try:
             return self.events[key]
         except KeyError:
-            if float in types:
+            if float in key:
                 return self.check_event_values(values)
         except TypeError:  # a list or object among the values
             return self.check_event_values(values)

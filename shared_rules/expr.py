@@ -116,13 +116,16 @@ class Gen:
     def numeric(self, expr: Any) -> bool:
         """Whether an expression is sure to give a number when it gives a value at all: a
         number, or a fact or event setting the vocabulary types as a number (checked on the way
-        in), read with no default or a number as default."""
+        in), read with no default or a number as default; a sum, difference or product of two
+        such, or an ``if`` whose every value is one."""
         if type(expr) in NUMBERS:
             return True
         if isinstance(expr, dict) and len(expr) == 1:  # a sum, difference or product of two such
             (op, args), = expr.items()
             if op in ("+", "-", "*") and isinstance(args, list) and len(args) == 2:
                 return all(map(self.numeric, args))
+            if op == "if" and isinstance(args, list) and len(args) % 2 == 1:  # each value it may give is one
+                return all(map(self.numeric, args[1::2] + args[-1:]))
         if not (isinstance(expr, dict) and set(expr) == {"var"}):
             return False
         args = expr["var"]
@@ -237,7 +240,7 @@ class Gen:
         elif pair:
             found = f"_get2({root}, {pair})"
         else:
-            found = f"_present(_walk({root}, {self.const(parts)}))"
+            found = f"_walk({root}, {self.const(parts)}, None)"
         if has_default:
             if default is None:
                 return found
@@ -262,18 +265,18 @@ def split_path(path: str) -> tuple[str, list]:
     return root, [int(p) if p.isdigit() else p for p in parts]
 
 
-def walk(value: Any, parts: list) -> Any:
-    """The value at ``parts`` below ``value``, or ABSENT."""
+def walk(value: Any, parts: list, absent: Any = ABSENT) -> Any:
+    """The value at ``parts`` below ``value``, or ``absent`` (ABSENT unless given)."""
     for part in parts:
         kind = type(value)
         if kind is dict:
             value = value.get(part if type(part) is str else str(part), ABSENT)
             if value is ABSENT:
-                return ABSENT
+                return absent
         elif kind is list and type(part) is int and part < len(value):
             value = value[part]
         else:
-            return ABSENT
+            return absent
     return value
 
 
@@ -322,10 +325,6 @@ def _or_none(value: Any, default: Any) -> Any:
     if value is None:
         return default() if callable(default) else default
     return value
-
-
-def _present(value: Any) -> Any:
-    return None if value is ABSENT else value
 
 
 def _fact2(facts: dict, outer: str, inner: str, missing: MissingFact) -> Any:
@@ -457,7 +456,7 @@ def table_key(value: Any) -> str:
 
 
 HELPERS = {name: value for name, value in globals().items()
-           if name in ("_miss", "_have", "_given", "_or_absent", "_or_none", "_present", "_num", "_items",
+           if name in ("_miss", "_have", "_given", "_or_absent", "_or_none", "_num", "_items",
                        "_container", "_len", "_concat", "_compare", "_arith", "_ladder", "_lookup", "_keyed",
                        "_index", "_row", "_fact2", "_fact2_or", "_get2")}
 HELPERS.update({"_A": ABSENT, "_walk": walk})
