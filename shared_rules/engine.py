@@ -34,7 +34,7 @@ from . import event_settings, library
 from . import vocabulary as vocab
 from .errors import MissingFact, RuleError
 from .expr import ABSENT, split_path
-from .facts import check_groups, checker, clone
+from .facts import check_groups, checker, clone, copier
 from .program import Compiler, locate
 
 REQUEST_KEYS = ["ruleset", "query", "event", "facts"]
@@ -70,7 +70,7 @@ class Query:
         self.prefilled = not compiler.uses_answer_keys
         self.start = {"ruleset": self.ruleset_id, "query": name} if self.prefilled else {}
         self.start.update(self.defaults)
-        self.container_defaults = [(f, v) for f, v in self.defaults.items() if type(v) in _CONTAINERS]
+        self.container_defaults = [(f, v, copier(v)) for f, v in self.defaults.items() if type(v) in _CONTAINERS]
         self.container_fields = sorted(compiler.container_fields(self.defaults))  # the answer copies these
 
     def walk(self, event: dict, facts: dict) -> tuple[Walk, MissingFact | None]:
@@ -78,8 +78,8 @@ class Query:
         infraction, programs = self.chosen.get(facts.get("infraction"), _NO_INFRACTION) if self.chosen \
             else _NO_INFRACTION
         answer = dict(self.start)
-        for field, value in self.container_defaults:
-            answer[field] = clone(value)
+        for field, value, copy_of in self.container_defaults:
+            answer[field] = copy_of(value)
         explain: list[str] = []
         sources: dict[str, None] = {}
         notes: dict[str, None] = {}
