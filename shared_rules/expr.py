@@ -187,6 +187,16 @@ class Gen:
         code = self.expr(expr)
         return code if self.numeric(expr) else f"_num({code}, {op!r})"
 
+    def known(self, path: str) -> Any:
+        """The value a read of ``path`` gives, where it is known while compiling: a ``ruleset.``
+        path, or an ``infraction.`` path in the infraction's own rule lists (None when absent
+        there); ABSENT where it is known only at run time."""
+        root, parts = split_path(path)
+        if root == "ruleset" or (root == "infraction" and self.infraction is not ABSENT):
+            value = walk(self.ruleset if root == "ruleset" else self.infraction, parts)
+            return None if value is ABSENT else value
+        return ABSENT
+
     def read(self, path: str, default: Any = ABSENT) -> str:
         """Source reading a dotted path; ``default`` is an expression, or ABSENT for none."""
         if not isinstance(path, str) or not path:
@@ -194,9 +204,9 @@ class Gen:
         root, parts = split_path(path)
         has_default = default is not ABSENT
         fallback = self.expr(default) if has_default else "None"
-        if root == "ruleset" or (root == "infraction" and self.infraction is not ABSENT):
-            value = walk(self.ruleset if root == "ruleset" else self.infraction, parts)
-            return fallback if value is ABSENT or value is None else self.const(value)
+        value = self.known(path)
+        if value is not ABSENT:
+            return fallback if value is None else self.const(value)
         if root not in ROOTS or (root == "item" and not self.item_depth):
             return fallback
         if root == "item" and not parts and not has_default:  # the list element itself

@@ -17,7 +17,6 @@ time (through the line of the generated code that failed) for a value of the wro
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -196,11 +195,11 @@ class Compiler(Gen):
         at = 0
         for match in PLACEHOLDER.finditer(text):
             pieces.append(text[at:match.start()])
-            read = self.located({"var": [match.group(2), None]}, path)
-            known = literal(read)
-            if known is not ABSENT:
+            known = self.known(match.group(2))
+            if is_literal(known):  # a text, number, true/false or null (not ABSENT, a list or an object)
                 pieces.append(penalty_text(known, self.namespace["_PN"]) if match.group(1) else value_text(known))
             else:
+                read = self.located({"var": [match.group(2), None]}, path)
                 pieces.append(Code(f"_pt({read}, _PN)" if match.group(1) else f"_vt({read})"))
             at = match.end()
         pieces.append(text[at:])
@@ -217,18 +216,6 @@ class Code(str):
     """Python source (in a template's pieces, beside known text)."""
 
 
-def literal(source: str) -> Any:
-    """The value of source text that is a plain literal (a text, number, true/false or null), else ABSENT."""
-    if not source or source[0] not in _LITERAL_STARTS:  # a read, a call: not worth parsing
-        return ABSENT
-    try:
-        value = ast.literal_eval(source)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return ABSENT
-    return value if is_literal(value) else ABSENT
-
-
-_LITERAL_STARTS = frozenset("'\"-0123456789TFN")
 LINES: dict[str, list[str]] = {}  # generated file name -> the node path of each line
 
 
