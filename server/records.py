@@ -376,16 +376,12 @@ def effective(records) -> list:
     return [r for r in records if r.type != "void" and r.id not in voided]
 
 
-def approval_state(penalty, approvals) -> str | None:
+def approval_state(penalty, decided: dict[str, bool]) -> str | None:
     """"approved", "declined", "pending" (head judge must confirm, no decision yet) or None
-    (no approval needed). `approvals` are the effective approval records, in seq order; the
-    latest decision for the penalty wins."""
-    decision = None
-    for a in approvals:
-        if a.target == penalty.id:
-            decision = "approved" if a.payload["approved"] else "declined"
-    if decision:
-        return decision
+    (no approval needed). `decided` is shared_rules.history.decisions() of the event's records:
+    the latest decision by when it was made (as on the phones), not by when it arrived."""
+    if penalty.id in decided:
+        return "approved" if decided[penalty.id] else "declined"
     return "pending" if penalty.payload.get("head_judge") else None
 
 
