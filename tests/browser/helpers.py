@@ -48,6 +48,14 @@ def standalone(page, url, ruleset, level=None):
     page.wait_for_selector("main[data-screen=penalty]")
 
 
+def standalone_pick(page, url, search, infraction, player, ruleset="dci-upg", level="competitive"):
+    """A phone using `ruleset` on its own, its Python ready, on the Penalty screen with
+    `infraction` and the player typed (see pick)."""
+    standalone(page, url, ruleset, level)
+    wait_python(page)
+    pick(page, search, infraction, player)
+
+
 def pick(page, search, infraction, player):
     """On the Penalty screen: search, pick `infraction` and type the player's name."""
     page.goto(page.url.split("#")[0] + "#/penalty")

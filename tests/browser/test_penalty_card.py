@@ -3,7 +3,7 @@ never records the old one, the judge's chosen class is never shown when the poli
 another, and a drop points at the conditions read out."""
 
 from .conftest import PHONE, wait_python
-from .helpers import join, look_up_penalty, pick, standalone
+from .helpers import join, look_up_penalty, pick, standalone, standalone_pick
 
 
 def records(page):
@@ -14,9 +14,7 @@ def test_notes_over_2000_characters_are_not_recorded(browser, static_server):
     ctx = browser.new_context(viewport=PHONE)
     try:
         page = ctx.new_page()
-        standalone(page, static_server.url, "dci-upg", "competitive")
-        wait_python(page)
-        pick(page, "slow", "slow_play", "Pia")
+        standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
         page.click("#pen-decide")
         page.wait_for_selector("#pen-card")
         assert page.get_attribute("#pen-notes", "maxlength") == "2000"
@@ -50,9 +48,7 @@ def test_a_table_or_name_the_server_refuses_is_refused_on_screen(browser, static
     ctx = browser.new_context(viewport=PHONE)
     try:
         page = ctx.new_page()
-        standalone(page, static_server.url, "dci-upg", "competitive")
-        wait_python(page)
-        pick(page, "slow", "slow_play", "Pia")
+        standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
         for table in ("99999", "-1", "1.5", "0"):
             page.fill("#pen-table", table)
             page.click("#pen-decide")
@@ -113,9 +109,7 @@ def test_a_chosen_class_the_policy_does_not_leave_open_is_not_shown(browser, sta
     ctx = browser.new_context(viewport=PHONE)
     try:
         page = ctx.new_page()
-        standalone(page, static_server.url, "dci-upg", "competitive")
-        wait_python(page)
-        pick(page, "slow", "slow_play", "Pia")
+        standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
         page.click("#pen-decide")
         page.wait_for_selector("#pen-card")
         assert page.get_attribute("#pen-penalty", "data-penalty") == '"warning"'
