@@ -26,6 +26,7 @@ ACTIONS = {
     "read_history": JUDGES,  # a player's penalties (with every judge's)
     "void_any": HEADS,  # void another device's record (otherwise only one's own)
     "read_review": HEADS,  # the head judge's review list
+    "read_deck_checks": HEADS,  # deck-check coverage (checked players, top-cut players never checked)
     "organiser_pages": ("organiser",),
 }
 
@@ -40,6 +41,9 @@ RECORDS = {
     "approval": (HEADS, JUDGES),
     "resolution": (HEADS, JUDGES),
     "void": (DEVICES, DEVICES),
+    "deck_check": (JUDGES, JUDGES),
+    "appeal": (JUDGES, JUDGES),
+    "appeal_decision": (HEADS, JUDGES),
 }
 
 
