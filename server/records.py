@@ -9,6 +9,10 @@ event (a player id, a round, another record, a penalty id, the ruleset) are chec
 the event when the record arrives (`EventRef`). Records are immutable: a `void` record
 cancels an earlier one, an `approval` record gives the head judge's decision on a penalty.
 
+A payload schema's `event_problem` checks what one field cannot alone against the event (a
+finished deck check names a started check of the same player; an appeal decision by the judge
+who made the ruling names the judge consulted).
+
 Adding a record type: a payload schema here, in PAYLOADS, and its row in roles.RECORDS.
 """
 
@@ -312,8 +316,7 @@ class AppealDecisionPayload(PayloadSchema):
             return None
         consulted = record["payload"].get("consulted")
         if not consulted:
-            return ("payload.consulted: you made the first ruling, so name the judge you consulted "
-                    "(WotF §3.9)")
+            return "payload.consulted: you made the first ruling, so name the judge you consulted"
         if consulted == record["judge"]:
             return "payload.consulted: must be another judge"
         return None

@@ -121,8 +121,7 @@ def test_a_head_judge_who_made_the_first_ruling_must_name_the_judge_consulted(cl
     results = statuses(head, [head.record("appeal_decision", confirm),
                               head.record("appeal_decision", {**confirm, "consulted": ""}),
                               head.record("appeal_decision", {**confirm, "consulted": "Hana Head"})])
-    assert results[0] == ("rejected", "payload.consulted: you made the first ruling, so name the judge you "
-                                      "consulted (WotF §3.9)")
+    assert results[0] == ("rejected", "payload.consulted: you made the first ruling, so name the judge you consulted")
     assert results[1][1].startswith("payload.consulted: must")
     assert results[2] == ("rejected", "payload.consulted: must be another judge")
     assert [i["record"] for i in review(client, head, slug)] == [appeal["id"]]
