@@ -312,14 +312,20 @@ class AppealDecisionPayload(PayloadSchema):
 
     def event_problem(self, record, where):
         appeal = where.known.get(record["payload"]["appeal"])
-        if appeal is None or appeal.payload.get("ruled_by") != record["judge"]:
+        if appeal is None or not same_judge(appeal.payload.get("ruled_by"), record["judge"]):
             return None
         consulted = record["payload"].get("consulted")
         if not consulted:
             return "payload.consulted: you made the first ruling, so name the judge you consulted"
-        if consulted == record["judge"]:
+        if same_judge(consulted, record["judge"]):
             return "payload.consulted: must be another judge"
         return None
+
+
+def same_judge(a, b) -> bool:
+    """Whether two judge names are the same judge (spaces around and letter case ignored, as
+    the organiser page groups a judge's devices)."""
+    return isinstance(a, str) and isinstance(b, str) and a.strip().casefold() == b.strip().casefold()
 
 
 PAYLOADS = {

@@ -115,12 +115,12 @@ def test_an_appeal_waits_for_the_head_judge_until_confirmed_or_changed(client, o
 def test_a_head_judge_who_made_the_first_ruling_must_name_the_judge_consulted(client, event, head):
     slug, p5 = event["slug"], event["players"]["Player 5"]
     appeal = head.record("appeal", {"player": p5, "table": 3, "round": 1, "ruling": "Game loss",
-                                    "ruled_by": "Hana Head"})
+                                    "ruled_by": " hana head"})  # the same judge, however typed
     assert statuses(head, [appeal]) == [("accepted", None)]
     confirm = {"appeal": appeal["id"], "outcome": "confirmed"}
     results = statuses(head, [head.record("appeal_decision", confirm),
                               head.record("appeal_decision", {**confirm, "consulted": ""}),
-                              head.record("appeal_decision", {**confirm, "consulted": "Hana Head"})])
+                              head.record("appeal_decision", {**confirm, "consulted": "HANA HEAD"})])
     assert results[0] == ("rejected", "payload.consulted: you made the first ruling, so name the judge you consulted")
     assert results[1][1].startswith("payload.consulted: must")
     assert results[2] == ("rejected", "payload.consulted: must be another judge")

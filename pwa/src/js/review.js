@@ -102,7 +102,12 @@ export function decide(item, approved) {
  * consults another judge before deciding (Wonders of the First §3.9, 004_348b1a1435ac9899.txt;
  * the server refuses the decision without `consulted`). */
 export function ruledFirst(item) {
-  return item.kind === "appeal" && item.ruled_by === app.session?.judge_name;
+  return item.kind === "appeal" && sameJudge(item.ruled_by, app.session?.judge_name);
+}
+
+/** Whether two judge names are the same judge (spaces around and letter case ignored). */
+export function sameJudge(a, b) {
+  return typeof a === "string" && typeof b === "string" && a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
 /** The head judge's decision on an appeal: `outcome` "confirmed" or "changed" (then with the

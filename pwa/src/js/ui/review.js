@@ -10,8 +10,8 @@ import { append, fill, h } from "../dom.js";
 import { app, infractionName, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
-import { decide, decideAppeal, decides, flagText, issueInstead, keep, onReviewChange, reviewList, ruledFirst }
-  from "../review.js";
+import { decide, decideAppeal, decides, flagText, issueInstead, keep, onReviewChange, reviewList, ruledFirst,
+  sameJudge } from "../review.js";
 import { waitingText } from "./engine-note.js";
 import { coverageSection } from "./deckcoverage.js";
 
@@ -97,21 +97,26 @@ export async function render(main) {
     ruling.value = drafts.get(`ruling:${item.record}`) || "";
     const consultedId = `review-consulted-${item.record}`;
     const consulted = ruledFirst(item) ? h("input", { id: consultedId, autocomplete: "off", maxlength: "100",
-      "data-consulted": item.record }) : null;
-    const error = h("p", { class: "bad-text", role: "alert", hidden: true });
+      "data-consulted": item.record, value: drafts.get(`consulted:${item.record}`) || "",
+      oninput: () => drafts.set(`consulted:${item.record}`, consulted.value) }) : null;
+    // what is typed, and a refusal shown, stay when the list is drawn again (a sync)
+    const said = drafts.get(`error:${item.record}`);
+    const error = h("p", { class: "bad-text", role: "alert", hidden: !said }, said || "");
     const go = (ev, outcome) => {
       const text = ruling.value.trim();
       const who = consulted?.value.trim() || null;
       const problem = consulted && !who ? "You made this ruling: name the judge you consulted before deciding."
-        : consulted && who === app.session.judge_name ? "The judge consulted is another judge than you."
+        : consulted && sameJudge(who, app.session.judge_name) ? "The judge consulted is another judge than you."
           : outcome === "changed" && !text ? "Write the new ruling to change it." : null;
       if (problem) {
         error.textContent = problem;
         error.hidden = false;
+        drafts.set(`error:${item.record}`, problem);
         (consulted && !who ? consulted : ruling).focus();
         return;
       }
       error.hidden = true;
+      drafts.delete(`error:${item.record}`);
       act(ev.currentTarget, () => decideAppeal(item, outcome, outcome === "changed" ? text : null, who),
         outcome === "changed" ? "Ruling changed." : "Ruling confirmed.");
     };
@@ -164,7 +169,8 @@ export async function render(main) {
     }
     if (!app.session) return;
     const head = decides();
-    const focused = document.activeElement?.dataset?.reason;
+    const focused = box.contains(document.activeElement) && document.activeElement.matches("textarea, input")
+      ? document.activeElement.id : null;
     const asOf = syncState.last_ok_ms ? `As of ${timeOfDay(syncState.last_ok_ms)}, the last sync with the event.`
       : "Not yet synced: only this phone's records.";
     fill(box,
@@ -178,7 +184,7 @@ export async function render(main) {
         h("ul", { class: "list", id: "review-kept" }, list.kept.map((item) => row(item, false)))] : null,
       head ? coverage : null);
     if (focused) {
-      const again = box.querySelector(`textarea[data-reason="${CSS.escape(focused)}"]`);
+      const again = document.getElementById(focused);
       if (again) {
         again.focus({ preventScroll: true });
         again.setSelectionRange(again.value.length, again.value.length);
