@@ -62,3 +62,16 @@ def pick(page, search, infraction, player):
     page.fill("#pen-search", search)
     page.click(f"[data-infraction={infraction}]")
     page.fill("#pen-player", player)
+
+
+def joined_phones(browser, server, event, *judges):
+    """A phone-sized browser context per judge, its page joined to `event` as that judge:
+    [(context, page)], in the order given. Close the contexts when done."""
+    from .conftest import PHONE
+
+    out = []
+    for judge in judges:
+        ctx = browser.new_context(viewport=PHONE)
+        out.append((ctx, ctx.new_page()))
+        join(out[-1][1], server, event, judge)
+    return out

@@ -80,7 +80,10 @@ export async function render(main) {
           h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
                         onclick: () => showExtension(n) }, "+ Time"),
           h("button", { type: "button", class: "secondary", "aria-label": `Result of table ${n}`,
-                        onclick: () => showResult(extEl, n, p, result, onRecords) }, "Result")));
+                        onclick: () => showResult(extEl, n, p, result, onRecords) }, "Result"),
+          h("button", { type: "button", class: "secondary", "aria-label": `Deck check at table ${n}`, // ui/deckcheck.js
+                        onclick: () => import("./deckcheck.js").then((m) => m.showDeckCheck(extEl, n, p, onRecords)) },
+            "Deck check")));
     });
   }
 

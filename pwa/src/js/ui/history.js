@@ -6,6 +6,7 @@ import { addRecord, app, eventRecords, infractionName, penaltyName, playerName }
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { decide, flagText, reviewList, reviewShown } from "../review.js";
+import { appealButton } from "./appeal.js";
 
 export async function render(main, [playerArg]) {
   const { all, voided } = await eventRecords();
@@ -56,6 +57,7 @@ export async function render(main, [playerArg]) {
         } }, text));
       }
     }
+    if (!app.session.standalone && role !== "scorekeeper") buttons.push(appealButton(r, r.payload));
     return buttons.length ? h("div", { class: "row", style: "margin-top:0.4rem" }, buttons) : null;
   }
 

@@ -5,6 +5,7 @@
 // and answer fields, in its words; the history and the record's payload come from the engine.
 import { append, h, fill } from "../dom.js";
 import { app, currentTables, eventContext, eventRecords, penaltyName, playerName, request } from "../state.js";
+import { appealButton } from "./appeal.js";
 import { evaluate, factsRead, history as playerHistory, historySeen, penaltyPayload } from "../engine.js";
 import { recordPenalty } from "../penalty-record.js";
 import { LIMITS, tableProblem, textProblem } from "../checks.js";
@@ -43,7 +44,18 @@ function upgradedFrom(answer, notStated) {
   return "Upgraded for earlier penalties";
 }
 
+// Who and where the next Penalty screen is for (a deck check that found a problem): the
+// player and table fields are filled in with them once an infraction is chosen.
+let preset = null;
+
+/** Fill in the player and table of the next Penalty screen: `{player (an id or a name), table}`. */
+export function presetPenalty(given) {
+  preset = given;
+}
+
 export async function render(main, [infractionArg]) {
+  const presetFor = preset;
+  preset = null;
   const infractions = app.ruleset.infractions || [];
   const search = h("input", { id: "pen-search", type: "search", autocomplete: "off", placeholder: "e.g. slow, deck, late" });
   const results = h("ul", { class: "list", id: "pen-results", "aria-label": "Matching infractions" });
@@ -75,6 +87,10 @@ export async function render(main, [infractionArg]) {
       const t = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
       tableIn.value = t ? t.number : "";
     });
+    if (presetFor) {
+      playerIn.value = String(presetFor.player);
+      tableIn.value = presetFor.table ?? "";
+    }
     const selects = [];
     const details = h("details", { hidden: true }, h("summary", {}, "More details (optional)"));
     optionalDetails(inf).then((found) => {
@@ -225,15 +241,18 @@ export async function render(main, [infractionArg]) {
           btn.disabled = false;
           return;
         }
-        await recordPenalty(payload, answer);
+        const stored = await recordPenalty(payload, answer);
         btn.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
-          app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."));
+          app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."),
+        app.session.standalone ? null : appealButton(stored, payload));
       } }, notStated ? "Record it for the head judge to decide" : "Record this penalty"));
   }
 
   search.addEventListener("input", list);
   append(main,
     h("h1", {}, "Penalty"),
+    presetFor ? h("p", { id: "pen-preset" }, `For ${playerName(presetFor.player)}`
+      + `${presetFor.table ? ` at table ${presetFor.table}` : ""}: find the infraction.`) : null,
     h("label", { for: "pen-search" }, "Find an infraction"), search,
     results, detail);
   list();
