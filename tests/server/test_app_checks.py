@@ -18,5 +18,5 @@ def app_limits() -> dict[str, int]:
 
 def test_the_app_checks_fields_with_the_servers_limits():
     extension = records.TimeExtensionPayload().fields["minutes"]
-    assert app_limits() == {"table": records.MAX_TABLE, "name": records.MAX_NAME,
+    assert app_limits() == {"table": records.MAX_TABLE, "name": records.MAX_NAME, "judge": records.MAX_JUDGE,
                             "notes": records.MAX_NOTES, "minutes": extension.high}

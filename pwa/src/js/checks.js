@@ -6,6 +6,7 @@
 export const LIMITS = Object.freeze({
   table: 9999, // table numbers run from 1 to this
   name: 200, // a player's name typed in place of one of the event's players
+  judge: 100, // a judge's name (who ruled, who was consulted)
   notes: 2000, // notes, reasons, rulings
   minutes: 240, // one time extension, at most
 });

@@ -4,11 +4,10 @@
 // `appeal` record (player, table, round, the ruling, who made it, and the call or penalty it
 // came from); the head judge decides it on the Review screen.
 import { h } from "../dom.js";
+import { LIMITS, tableProblem, textProblem } from "../checks.js";
 import { addRecord, app, currentTables, infractionName, penaltyName, playerName } from "../state.js";
 
 // The organiser's server refuses a ruling longer than this, and a judge's name longer than this.
-const RULING_MAX = 2000;
-const NAME_MAX = 100;
 
 /** Open the appeal form, filled in with what is known: `{table, round, player (an id or a
  * name), ruling (text), ruledBy (the judge's name; this phone's judge by default), call (a
@@ -23,15 +22,15 @@ export function openAppeal({ table = null, round = null, player = null, ruling =
       ? h("select", { id: "appeal-player", required: true }, h("option", { value: "" }, "Pick a player"),
         players.map((p) => h("option", { value: p.id, selected: String(p.id) === String(player) }, p.name)))
       : h("input", { id: "appeal-player", autocomplete: "off", required: true, value: player == null ? "" : playerName(player) });
-    const tableIn = h("input", { id: "appeal-table", type: "number", min: "1", max: "9999", inputmode: "numeric",
+    const tableIn = h("input", { id: "appeal-table", type: "number", min: "1", max: String(LIMITS.table), inputmode: "numeric",
       value: table ?? "" });
     playerIn.addEventListener("change", () => {
       const t = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
       if (t) tableIn.value = t.number;
     });
-    const rulingIn = h("textarea", { id: "appeal-ruling", rows: "3", maxlength: String(RULING_MAX), required: true });
+    const rulingIn = h("textarea", { id: "appeal-ruling", rows: "3", maxlength: String(LIMITS.notes), required: true });
     rulingIn.value = ruling || "";
-    const byIn = h("input", { id: "appeal-ruled-by", autocomplete: "off", maxlength: String(NAME_MAX), required: true,
+    const byIn = h("input", { id: "appeal-ruled-by", autocomplete: "off", maxlength: String(LIMITS.judge), required: true,
       value: ruledBy || app.session?.judge_name || "" });
     const error = h("p", { class: "bad-text", id: "appeal-error", role: "alert", hidden: true });
     const dialog = h("dialog", { id: "appeal-dialog", class: "card", "aria-labelledby": "appeal-h" });
@@ -49,8 +48,10 @@ export function openAppeal({ table = null, round = null, player = null, ruling =
       const by = byIn.value.trim();
       const t = tableIn.value.trim() === "" ? null : Number(tableIn.value);
       const problem = !chosen ? "Say which player appeals." : !text ? "Write down the ruling that is appealed."
-        : !by ? "Name the judge who made the ruling." : t != null && !(Number.isInteger(t) && t >= 1 && t <= 9999)
-          ? "The table is a whole number from 1 to 9999, or empty." : null;
+        : !by ? "Name the judge who made the ruling." : tableProblem(tableIn.value.trim()) ? `Table: ${tableProblem(tableIn.value.trim())}, or empty.`
+          : textProblem(text) ? `The ruling: ${textProblem(text)}.` : textProblem(by, LIMITS.judge, false)
+            ? `Ruling made by: ${textProblem(by, LIMITS.judge, false)}.`
+            : !players.length && textProblem(chosen, LIMITS.name, false) ? `Player: ${textProblem(chosen, LIMITS.name, false)}.` : null;
       if (problem) {
         error.textContent = problem;
         error.hidden = false;

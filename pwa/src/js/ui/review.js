@@ -7,6 +7,7 @@
 // ruling names the judge they consulted first. Below, the head judge sees the event's
 // deck-check coverage (from the organiser's server, when it can be reached).
 import { append, fill, h } from "../dom.js";
+import { LIMITS, textProblem } from "../checks.js";
 import { app, infractionName, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
@@ -14,9 +15,6 @@ import { decide, decideAppeal, decides, flagText, issueInstead, keep, onReviewCh
   sameJudge } from "../review.js";
 import { waitingText } from "./engine-note.js";
 import { coverageSection } from "./deckcoverage.js";
-
-// The organiser's server refuses a reason longer than this.
-const REASON_MAX = 2000;
 
 export async function render(main) {
   const status = h("p", { id: "review-status", role: "status" });
@@ -62,15 +60,15 @@ export async function render(main) {
 
   function conflictActions(item) {
     const id = `review-reason-${item.record}`;
-    const reason = h("textarea", { id, rows: "2", maxlength: String(REASON_MAX), "data-reason": item.record,
+    const reason = h("textarea", { id, rows: "2", maxlength: String(LIMITS.notes), "data-reason": item.record,
       oninput: () => drafts.set(item.record, reason.value) });
     reason.value = drafts.get(item.record) || "";
     const error = h("p", { class: "bad-text", role: "alert", hidden: true });
     const keepIt = (ev) => {
       ev.preventDefault();
       const text = reason.value.trim();
-      if (!text) {
-        error.textContent = "Say why it is kept as issued: the reason goes with the record.";
+      if (!text || textProblem(text)) {
+        error.textContent = text ? `The reason: ${textProblem(text)}.` : "Say why it is kept as issued: the reason goes with the record.";
         error.hidden = false;
         reason.focus();
         return;
@@ -92,7 +90,7 @@ export async function render(main) {
 
   function appealActions(item) {
     const id = `review-ruling-${item.record}`;
-    const ruling = h("textarea", { id, rows: "2", maxlength: String(REASON_MAX), "data-ruling": item.record,
+    const ruling = h("textarea", { id, rows: "2", maxlength: String(LIMITS.notes), "data-ruling": item.record,
       oninput: () => drafts.set(`ruling:${item.record}`, ruling.value) });
     ruling.value = drafts.get(`ruling:${item.record}`) || "";
     const consultedId = `review-consulted-${item.record}`;
@@ -107,7 +105,9 @@ export async function render(main) {
       const who = consulted?.value.trim() || null;
       const problem = consulted && !who ? "You made this ruling: name the judge you consulted before deciding."
         : consulted && sameJudge(who, app.session.judge_name) ? "The judge consulted is another judge than you."
-          : outcome === "changed" && !text ? "Write the new ruling to change it." : null;
+          : outcome === "changed" && !text ? "Write the new ruling to change it."
+            : textProblem(text) ? `The ruling: ${textProblem(text)}.`
+              : who && textProblem(who, LIMITS.judge, false) ? `The judge consulted: ${textProblem(who, LIMITS.judge, false)}.` : null;
       if (problem) {
         error.textContent = problem;
         error.hidden = false;
