@@ -8,6 +8,7 @@ from shared_rules.history import player_history as history_of
 from . import timeutil
 from .auth import authorize
 from .clock import event_summary
+from .deck_checks import coverage
 from .errors import ApiError, documented_errors
 from .events import get_event
 from .extensions import db
@@ -15,7 +16,7 @@ from .jsonbody import Blueprint
 from .models import Player
 from .reconcile import player_records, stored_items
 from .records import plain
-from .schemas import EventDetailOut, HistoryOut, ReviewOut, SyncIn, SyncOut
+from .schemas import DeckChecksOut, EventDetailOut, HistoryOut, ReviewOut, SyncIn, SyncOut
 from .sync import pull, push, record_json
 
 bp = Blueprint("device", __name__, url_prefix="/api/events",
@@ -111,12 +112,14 @@ def player_history(slug, player):
 @bp.doc(security=BEARER)
 def review_list(slug):
     """The head judge's review list (shared_rules.review, kept current by reconcile.py):
-    `{"items": [{"kind": "approval" | "conflict", "record", "player", "player_name", "judge",
+    `{"items": [{"kind": "approval" | "conflict" | "appeal", "record", "player", "player_name", "judge",
     "created_ms", "infraction", "penalty", "table", "round", "notes", ...}], "kept": [...],
     "as_of_ms"}`, oldest first. A conflict item adds `expected` (the penalty the policy gives
     with every judge's records), `needs`, `unseen` and `history` (record ids); `kept` lists the
-    conflicts the head judge kept as issued, with their `resolution`. Head judges (and the
-    organiser's device) only: 403 for floor judges and scorekeepers."""
+    conflicts the head judge kept as issued, with their `resolution`. An appeal item (a
+    ruling appealed, no decision yet; WotF §3.9) adds `ruling`, `ruled_by`, `call` and
+    `penalty` (the appealed penalty's record id or null). Head judges (and the organiser's
+    device) only: 403 for floor judges and scorekeepers."""
     event = get_event(slug)
     authorize(event, "read_review")
     names = {str(p.id): p.name for p in event.players}
@@ -125,3 +128,20 @@ def review_list(slug):
         item = {**row.item, "player_name": names.get(str(row.item.get("player")), str(row.item.get("player")))}
         (items if item["waiting"] else kept).append(item)
     return {"items": items, "kept": kept, "as_of_ms": timeutil.now_ms()}
+
+
+@bp.get("/<slug>/deck-checks")
+@bp.response(200, DeckChecksOut)
+@documented_errors(bp, 401, 403, 404)
+@bp.doc(security=BEARER)
+def deck_check_coverage(slug):
+    """Deck-check coverage (server/deck_checks.py): `{"players": [{"player", "player_name",
+    "checks": [{"record", "round", "table", "stage", "judge", "started_ms", "finished_ms",
+    "outcome"}]}], "top_cut_unchecked": [{"player", "player_name"}], "top_cut_players",
+    "policy"}`; `policy` is the engine's `deck_checks` answer at the event's level with its
+    label and source (e.g. WotF §3.8), "not stated" where the ruleset is silent. Times in
+    epoch ms. Head judges (and the organiser's device) only: 403 for floor judges and
+    scorekeepers."""
+    event = get_event(slug)
+    authorize(event, "read_deck_checks")
+    return coverage(event)

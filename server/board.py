@@ -4,19 +4,20 @@ time it has left and its result; and the event's results as rows for the export.
 A table's result is shared_rules.board.table_results: its latest `match_result` or
 `time_call` result that no void cancels. States, outstanding tables first: `time called`
 (the table's time, with its extensions, is up and no result is in: the end-of-match
-procedure is under way), `playing`, then `result in`.
+procedure is under way), `deck check` (a judge has a player's deck: shared_rules.board
+.open_deck_checks), `playing`, then `result in`.
 """
 
 from __future__ import annotations
 
-from shared_rules.board import RESULT_TYPES, table_results
+from shared_rules.board import RESULT_TYPES, open_deck_checks, table_results
 
 from .clock import clock_state
 from .events import stored_records, write_csv
 from .models import Event
 from .records import plain
 
-STATES = ("time called", "playing", "result in")  # the board's order
+STATES = ("time called", "deck check", "playing", "result in")  # the board's order
 
 
 def results(event: Event) -> dict[tuple[int, int], dict]:
@@ -37,6 +38,8 @@ def round_board(event: Event, now_ms: int) -> dict:
     names = {p.id: p.name for p in event.players}
     seats = {p.number: p for p in event.pairings if p.round_number == rnd["number"]}
     done = results(event)
+    checks, _ = stored_records(event, ("deck_check", "void"))
+    checking = open_deck_checks([plain(r) for r in checks])
     paused = rnd["state"] == "paused"
     tables = []
     clocked = {t["number"]: t for t in clock["tables"]}
@@ -48,6 +51,8 @@ def round_board(event: Event, now_ms: int) -> dict:
         left = None if t["end_ms"] is None or paused else t["end_ms"] - now_ms
         if result is not None:
             state = "result in"
+        elif (rnd["number"], t["number"]) in checking:
+            state = "deck check"
         elif left is not None and left <= 0 or rnd["state"] == "ended":
             state = "time called"
         else:

@@ -5,6 +5,8 @@ import csv
 import io
 from datetime import UTC, datetime, timedelta
 
+from shared_rules.history import decisions
+
 from . import timeutil
 from .auth import new_join_code, new_slug
 from .clock import bump, check_round_minutes, event_summary
@@ -12,7 +14,7 @@ from .errors import ApiError
 from .extensions import db
 from .fields import clean_text, text_problem
 from .models import Device, Event, Pairing, Player, Record
-from .records import MAX_NAME, MAX_ROUND, MAX_TABLE, approval_state, effective, stored_problem
+from .records import MAX_NAME, MAX_ROUND, MAX_TABLE, approval_state, effective, plain, stored_problem
 from .roles import DEVICE_ROLES
 from .rules import RuleError, check_event_settings, load_ruleset
 
@@ -296,7 +298,7 @@ def penalty_rows(event: Event, items: list | None = None) -> list[dict]:
     records, _ = stored_records(event, ("penalty", "approval", "void"))
     live = effective(records)
     live_ids = {r.id for r in live}
-    approvals = [r for r in live if r.type == "approval"]
+    decided = decisions([plain(r) for r in records])
     names = {p.id: p.name for p in event.players}
     devices = {d.id: d.name for d in event.devices}
     infractions, penalty_names = rule_names(event.ruleset)
@@ -315,7 +317,7 @@ def penalty_rows(event: Event, items: list | None = None) -> list[dict]:
             "penalty": p["penalty"],
             "penalty_name": " + ".join(penalty_names.get(i, _readable(i)) for i in issued) or "no penalty",
             "head_judge": bool(p.get("head_judge")),
-            "approval": approval_state(r, approvals), "voided": r.id not in live_ids,
+            "approval": approval_state(r, decided), "voided": r.id not in live_ids,
             "judge": r.judge, "device": devices.get(r.device_id), "device_id": r.device_id,
             "created_ms": r.created_ms,
             "received_ms": r.received_ms, "notes": p.get("notes"),

@@ -22,6 +22,7 @@ from .auth import (
 )
 from .board import results_csv, round_board
 from .clock import clock_state, end_round, pause_round, resume_round, start_round
+from .deck_checks import coverage
 from .errors import ApiError
 from .events import (
     check_number,
@@ -156,7 +157,7 @@ def event_page(slug):
     items = stored_items(event)
     penalties = [{**row, "device": labels.get(row["device_id"], row["device"])}
                  for row in penalty_rows(event, items)]
-    review = review_rows(items, penalties)
+    review = review_rows(items, penalties, players)
     ruleset_data = load_ruleset(event.ruleset)
     return render_template(
         "organiser/event.html", event=event, clock=clock, players=players, devices=devices, stages=STAGES,
@@ -165,16 +166,23 @@ def event_page(slug):
         head_judge_default=ruleset_data.get("defaults", {}).get("head_judge_from"),
         join_unreachable=urls.phones_cannot_reach(join_url), join_insecure=join_url.startswith("http:"),
         time_left=_time_left(clock["round"], now), board=round_board(event, now), ago=lambda ms: _ago(ms, now),
-        qr_svg=segno.make(join_url, error="m").svg_inline(scale=4))
+        qr_svg=segno.make(join_url, error="m").svg_inline(scale=4), deck_checks=coverage(event))
 
 
-def review_rows(items: list, penalties: list[dict]) -> list[dict]:
+def review_rows(items: list, penalties: list[dict], players: dict[int, str]) -> list[dict]:
     """What waits for the head judge (of the event's reconcile.stored_items), with
     the penalty rows' names: `{"kind", "record", "player_name", "judge", "table", "round",
-    "notes", "penalty_name", "infraction_name", "flag"}`."""
+    "notes", "penalty_name", "infraction_name", "flag"}`; an appeal item (`players`: id →
+    name) has `ruling` and `ruled_by` instead of the penalty's names."""
     by_id = {p["id"]: p for p in penalties}
     rows = []
     for item in items:
+        if item.kind == "appeal":
+            i = item.item
+            rows.append({"kind": "appeal", "record": item.record_id,
+                         "player_name": players.get(i["player"], str(i["player"])),
+                         **{k: i.get(k) for k in ("judge", "table", "round", "ruling", "ruled_by")}, "notes": None})
+            continue
         row = by_id.get(item.record_id)
         if row is None or not item.item["waiting"]:
             continue

@@ -2,11 +2,12 @@
 records of the players a change touched, stored in `review_items`.
 
 Cost stays flat as the event grows: a push reconciles only the players its records touch
-(the player of each new penalty, and of each penalty a new void, approval or resolution
-names), reading their records by the `records.player` and `records.target` indexes; three
-queries whatever the number of players. `events.review_seq` says up to which record the
-stored items are current, so an event whose items were never worked out (records from before
-this existed) is brought up to date on its first read.
+(the player of each new penalty or appeal, and of each penalty or appeal a new void,
+approval, resolution or appeal decision names), reading their records by the
+`records.player` and `records.target` indexes; three queries whatever the number of
+players. `events.review_seq` says up to which record the stored items are current, so an
+event whose items were never worked out (records from before this existed) is brought up
+to date on its first read.
 """
 
 from __future__ import annotations
@@ -17,20 +18,21 @@ from shared_rules.review import review
 
 from .extensions import db
 from .models import Event, Record, ReviewItem
-from .records import plain, readable
+from .records import PLAYER_TYPES, plain, readable
 
-TARGETING = ("void", "approval", "resolution")  # the types that name a penalty (or one of these)
+# the types that name a review item's record (or one of these)
+TARGETING = ("void", "approval", "resolution", "appeal_decision")
 
 
 def player_records(event: Event, players: set[str]) -> dict[str, list[Record]]:
-    """`{player: [the player's penalty records, and every readable record naming one of them
-    or naming such a record]}`: everything shared_rules.history and .review read for these
+    """`{player: [the player's penalty and appeal records, and every readable record naming
+    one of them or naming such a record]}`: everything shared_rules.history and .review read for these
     players. Raises nothing; unreadable rows are left out (records.readable)."""
     if not players:
         return {}
-    # only penalties have a player; filtering on the player alone keeps the query on its index
+    # only penalties and appeals have a player; filtering on the player alone keeps the query on its index
     penalties = [r for r in readable(db.session.scalars(db.select(Record).where(
-        Record.event_id == event.id, Record.player.in_(players))).all()) if r.type == "penalty"]
+        Record.event_id == event.id, Record.player.in_(players))).all()) if r.type in PLAYER_TYPES]
     by_id = {r.id: r for r in penalties}
     first = _naming(event, set(by_id))
     second = _naming(event, {r.id for r in first})
@@ -57,14 +59,14 @@ def _naming(event: Event, ids: set[str]) -> list[Record]:
 
 
 def touched_players(event: Event, since: int) -> set[str]:
-    """The players whose penalties records after sequence number `since` add to or decide."""
+    """The players whose penalties or appeals records after sequence number `since` add to or decide."""
     rows = db.session.scalars(db.select(Record).where(Record.event_id == event.id, Record.seq > since)).all()
-    players = {r.player for r in rows if r.type == "penalty" and r.player is not None}
+    players = {r.player for r in rows if r.type in PLAYER_TYPES and r.player is not None}
     targets = {r.target for r in rows if r.type in TARGETING and r.target}
     while targets:
         named = db.session.scalars(db.select(Record).where(
             Record.event_id == event.id, Record.id.in_(targets))).all()
-        players |= {r.player for r in named if r.type == "penalty" and r.player is not None}
+        players |= {r.player for r in named if r.type in PLAYER_TYPES and r.player is not None}
         targets = {r.target for r in named if r.type in TARGETING and r.target} - targets
     return players
 

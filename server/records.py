@@ -9,12 +9,16 @@ event (a player id, a round, another record, a penalty id, the ruleset) are chec
 the event when the record arrives (`EventRef`). Records are immutable: a `void` record
 cancels an earlier one, an `approval` record gives the head judge's decision on a penalty.
 
+A payload schema's `event_problem` checks what one field cannot alone against the event (a
+finished deck check names a started check of the same player; an appeal decision by the judge
+who made the ruling names the judge consulted).
+
 Adding a record type: a payload schema here, in PAYLOADS, and its row in roles.RECORDS.
 """
 
 import json
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_load
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 from marshmallow.validate import Length
 
 from .errors import first_error
@@ -31,6 +35,9 @@ MAX_NAME = 200  # a player's name (as the players table holds it)
 MAX_NOTES = 2000
 MAX_PENALTIES = 8  # penalty ids one record may issue together
 MAX_SEEN = 500  # record ids a penalty's history_seen may name
+MAX_JUDGE = 100  # a judge's name (as devices join with it)
+MAX_CALL_ID = 36  # a judge call's id (server/calls)
+PLAYER_TYPES = ("penalty", "appeal")  # the types whose payload.player fills records.player
 
 
 def allowed_penalty_ids(event) -> frozenset[str]:
@@ -159,6 +166,11 @@ class PayloadSchema(Schema):
     class Meta:
         unknown = RAISE
 
+    def event_problem(self, record: dict, where) -> str | None:
+        """Why a record of this type cannot be accepted given what else the event holds
+        (`where`: sync._Batch), beyond its EventRef fields; None when it can."""
+        return None
+
 
 class PenaltyPayload(PayloadSchema):
     player = PlayerRef(required=True)
@@ -241,6 +253,81 @@ class VoidPayload(PayloadSchema):
     reason = Text(MAX_NOTES, multiline=True, required=True)
 
 
+class DeckCheckPayload(PayloadSchema):
+    """A deck check of one player at a table: a "started" record when the judge takes the
+    deck, a "finished" record naming it (`started`) with the outcome when the deck is back
+    (WotF §3.8: the table's time extension is asked of the engine from the two times)."""
+
+    player = PlayerRef(required=True)
+    table = Int(1, MAX_TABLE, required=True)
+    round = RoundRef(required=True)
+    phase = Choice(("started", "finished"), required=True)
+    started = RecordRef(types=("deck_check",), allow_none=True)
+    outcome = Choice(("ok", "wrong"), allow_none=True)
+    mid_game = Bool(allow_none=True)
+
+    @validates_schema
+    def _phase_fields(self, data, **kwargs):
+        finished = data.get("phase") == "finished"
+        if finished and data.get("started") is None:
+            raise ValidationError("a finished check names its started record", "started")
+        if not finished and (data.get("started") is not None or data.get("outcome") is not None):
+            raise ValidationError("only a finished check has started and outcome", "started")
+
+    def event_problem(self, record, where):
+        started = where.known.get(record["payload"].get("started"))
+        if started is not None and started.payload.get("phase") != "started":
+            return "payload.started: must name a started check"
+        if started is not None and str(started.payload.get("player")) != str(record["payload"]["player"]):
+            return "payload.player: not the player of the started check"
+        return None
+
+
+class AppealPayload(PayloadSchema):
+    """A player appeals a floor judge's ruling to the head judge (WotF §3.9)."""
+
+    player = PlayerRef(required=True)
+    table = Int(1, MAX_TABLE, allow_none=True)
+    round = RoundRef(allow_none=True)
+    ruling = Text(MAX_NOTES, multiline=True, required=True)
+    ruled_by = Text(MAX_JUDGE, required=True)
+    call = Text(MAX_CALL_ID, allow_none=True)
+    penalty = RecordRef(types=("penalty",), allow_none=True)
+
+
+class AppealDecisionPayload(PayloadSchema):
+    """The head judge's final decision on an appeal: the ruling confirmed or changed (then
+    with the new ruling). A head judge deciding an appeal of their own first ruling names the
+    judge they consulted (WotF §3.9, 004_348b1a1435ac9899.txt)."""
+
+    appeal = RecordRef(types=("appeal",), required=True)
+    outcome = Choice(("confirmed", "changed"), required=True)
+    ruling = Text(MAX_NOTES, multiline=True, allow_none=True)
+    consulted = Text(MAX_JUDGE, allow_none=True)
+
+    @validates_schema
+    def _ruling_when_changed(self, data, **kwargs):
+        if data.get("outcome") == "changed" and not data.get("ruling"):
+            raise ValidationError("a changed ruling needs the new ruling", "ruling")
+
+    def event_problem(self, record, where):
+        appeal = where.known.get(record["payload"]["appeal"])
+        if appeal is None or not same_judge(appeal.payload.get("ruled_by"), record["judge"]):
+            return None
+        consulted = record["payload"].get("consulted")
+        if not consulted:
+            return "payload.consulted: you made the first ruling, so name the judge you consulted"
+        if same_judge(consulted, record["judge"]):
+            return "payload.consulted: must be another judge"
+        return None
+
+
+def same_judge(a, b) -> bool:
+    """Whether two judge names are the same judge (spaces around and letter case ignored, as
+    the organiser page groups a judge's devices)."""
+    return isinstance(a, str) and isinstance(b, str) and a.strip().casefold() == b.strip().casefold()
+
+
 PAYLOADS = {
     "penalty": PenaltyPayload(),
     "time_extension": TimeExtensionPayload(),
@@ -249,6 +336,9 @@ PAYLOADS = {
     "approval": ApprovalPayload(),
     "resolution": ResolutionPayload(),
     "void": VoidPayload(),
+    "deck_check": DeckCheckPayload(),
+    "appeal": AppealPayload(),
+    "appeal_decision": AppealDecisionPayload(),
 }
 
 
@@ -261,7 +351,7 @@ class RecordSchema(Schema):
     id = fields.UUID(required=True)
     type = Choice(list(PAYLOADS), required=True)
     device = Int(1, MAX_BIGINT, required=True)
-    judge = Text(100, required=True)
+    judge = Text(MAX_JUDGE, required=True)
     event = Text(16, required=True)
     created_ms = Int(0, MAX_BIGINT, required=True)
     payload = fields.Dict(required=True)
@@ -284,8 +374,9 @@ def target_of(record_type: str, payload: dict) -> str | None:
 
 
 def player_key(record_type: str, payload: dict) -> str | None:
-    """A penalty's player as text (the records.player column), or None for other types."""
-    return str(payload["player"]) if record_type == "penalty" else None
+    """A penalty's or an appeal's player as text (the records.player column), or None for
+    other types."""
+    return str(payload["player"]) if record_type in PLAYER_TYPES else None
 
 
 def check_shape(raw) -> tuple[dict | None, str | None]:
@@ -376,16 +467,12 @@ def effective(records) -> list:
     return [r for r in records if r.type != "void" and r.id not in voided]
 
 
-def approval_state(penalty, approvals) -> str | None:
+def approval_state(penalty, decided: dict[str, bool]) -> str | None:
     """"approved", "declined", "pending" (head judge must confirm, no decision yet) or None
-    (no approval needed). `approvals` are the effective approval records, in seq order; the
-    latest decision for the penalty wins."""
-    decision = None
-    for a in approvals:
-        if a.target == penalty.id:
-            decision = "approved" if a.payload["approved"] else "declined"
-    if decision:
-        return decision
+    (no approval needed). `decided` is shared_rules.history.decisions() of the event's records:
+    the latest decision by when it was made (as on the phones), not by when it arrived."""
+    if penalty.id in decided:
+        return "approved" if decided[penalty.id] else "declined"
     return "pending" if penalty.payload.get("head_judge") else None
 
 

@@ -29,6 +29,7 @@ ACTIONS = {
     "create_call": EVERYONE,  # call a judge to a table (players; the ruleset may refuse spectators)
     "read_calls": JUDGES,  # the event's judge calls
     "answer_calls": JUDGES,  # take a call, close it with a ruling
+    "read_deck_checks": HEADS,  # deck-check coverage (checked players, top-cut players never checked)
     "organiser_pages": ("organiser",),
 }
 
@@ -43,6 +44,9 @@ RECORDS = {
     "approval": (HEADS, JUDGES),
     "resolution": (HEADS, JUDGES),
     "void": (DEVICES, DEVICES),
+    "deck_check": (JUDGES, JUDGES),
+    "appeal": (JUDGES, JUDGES),
+    "appeal_decision": (HEADS, JUDGES),
 }
 
 

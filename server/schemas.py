@@ -169,11 +169,24 @@ class SyncOut(Schema):
 class ReviewOut(Schema):
     items = fields.List(fields.Dict(), metadata={
         "description": "what waits for the head judge, oldest first (shared_rules.review): "
-                       "{kind: approval | conflict, record, player, player_name, judge, created_ms, "
+                       "{kind: approval | conflict | appeal, record, player, player_name, judge, created_ms, "
                        "infraction, penalty, table, round, notes; a conflict adds expected, needs, "
-                       "unseen, history, resolution}"})
+                       "unseen, history, resolution; an appeal adds ruling, ruled_by, call}"})
     kept = fields.List(fields.Dict(), metadata={"description": "conflicts the head judge kept as issued"})
     as_of_ms = fields.Integer()
+
+
+class DeckChecksOut(Schema):
+    players = fields.List(fields.Dict(), metadata={
+        "description": "checked players by name: {player, player_name, checks: [{record, round, table, stage, "
+                       "judge, started_ms, finished_ms (null: open), outcome: ok | wrong | null}]}"})
+    top_cut_unchecked = fields.List(fields.Dict(), metadata={
+        "description": "top-cut players never checked during the Swiss rounds: {player, player_name}"})
+    top_cut_players = fields.Integer()
+    policy = fields.Dict(metadata={
+        "description": "the engine's deck_checks answer at the event's level: {expectation, expectation_label, "
+                       "label, top_cut_checked, top_cut_label, explain, sources, notes, stated}; "
+                       "'not stated' where the ruleset is silent"})
 
 
 class HistoryOut(Schema):

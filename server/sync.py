@@ -14,7 +14,7 @@ from . import roles, timeutil
 from .extensions import db
 from .models import Device, Event, Pairing, Player, Record, Round
 from .reconcile import reconcile
-from .records import PlayerRef, check_shape, event_refs, known_readable, player_key, readable
+from .records import PAYLOADS, PlayerRef, check_shape, event_refs, known_readable, player_key, readable
 
 FIELDS = ("type", "device", "judge", "created_ms", "payload")
 
@@ -65,6 +65,9 @@ class _Batch:
             problem = None if value is None else field.problem(value, self)
             if problem:
                 return f"payload.{name}: {problem}"
+        problem = PAYLOADS[rec["type"]].event_problem(rec, self)
+        if problem:
+            return problem
         if rec["type"] == "void":
             target = self.known[rec["target"]]
             if not roles.may_write(device.role, target.type):

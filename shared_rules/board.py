@@ -6,6 +6,9 @@ A table's result is its latest result that no void cancels, by the time it was m
 the scorekeeper) or the result a ``time_call`` record ends with (the end-of-match procedure
 walked to its end, or the head judge's decision where the policy gives none). A correction
 is a new result, and voids the earlier one where its author may.
+
+A table is under a deck check while a ``deck_check`` record with phase "started" (not
+voided) has no "finished" record naming it (``payload.started``) that counts.
 """
 
 from __future__ import annotations
@@ -35,3 +38,32 @@ def table_results(records: list[dict]) -> list[dict]:
                     "record": r.get("id"), "type": r.get("type"), "device": r.get("device"),
                     "judge": r.get("judge"), "created_ms": r.get("created_ms")}
     return [out[k] for k in sorted(out)]
+
+
+def deck_checks(records: list[dict]) -> list[dict]:
+    """Every deck check of the records, oldest first: ``[{"record" (the started record's id),
+    "player", "round", "table", "judge", "started_ms", "finished_ms" | null, "outcome": "ok" |
+    "wrong" | null, "mid_game": bool}]``; ``finished_ms`` null while the check is open. Voided
+    records count for nothing; a finished record whose started record is not there is left out."""
+    log = ordered(records)
+    cancelled = voided_in(log)
+    live = [r for r in log if r.get("type") == "deck_check" and str(r.get("id")) not in cancelled
+            and isinstance(r.get("payload"), dict)]
+    finished = {str(r["payload"].get("started")): r for r in live if r["payload"].get("phase") == "finished"}
+    out = []
+    for r in live:
+        p = r["payload"]
+        if p.get("phase") != "started":
+            continue
+        end = finished.get(str(r.get("id")))
+        out.append({"record": r.get("id"), "player": p.get("player"), "round": p.get("round"),
+                    "table": p.get("table"), "judge": r.get("judge"), "started_ms": r.get("created_ms"),
+                    "finished_ms": end.get("created_ms") if end else None,
+                    "outcome": end["payload"].get("outcome") if end else None,
+                    "mid_game": bool((end or r)["payload"].get("mid_game"))})
+    return out
+
+
+def open_deck_checks(records: list[dict]) -> set[tuple]:
+    """``{(round, table)}`` of the tables under a deck check now (see deck_checks)."""
+    return {(c["round"], c["table"]) for c in deck_checks(records) if c["finished_ms"] is None}

@@ -34,7 +34,7 @@ from . import event_settings, library
 from . import vocabulary as vocab
 from .errors import MissingFact, RuleError
 from .expr import ABSENT, split_path
-from .facts import check_groups, checker, clone
+from .facts import check_groups, checker, clone, copier
 from .program import Compiler, locate
 
 REQUEST_KEYS = ["ruleset", "query", "event", "facts"]
@@ -61,7 +61,7 @@ class Query:
         if name == "penalty":
             for infraction in ruleset.get("infractions", []):
                 self.infractions[infraction["id"]] = {
-                    key: compiler.function(value, f"infractions[{infraction['id']}].{key}")
+                    key: compiler.function(value, f"infractions[{infraction['id']}].{key}", infraction)
                     for key, value in infraction.items() if key in ("rules", "then")}
         by_id = {i["id"]: i for i in ruleset.get("infractions", [])}
         # the chosen infraction's data and rule lists, by id (the penalty query only)
@@ -70,7 +70,7 @@ class Query:
         self.prefilled = not compiler.uses_answer_keys
         self.start = {"ruleset": self.ruleset_id, "query": name} if self.prefilled else {}
         self.start.update(self.defaults)
-        self.container_defaults = [(f, v) for f, v in self.defaults.items() if type(v) in _CONTAINERS]
+        self.container_defaults = [(f, v, copier(v)) for f, v in self.defaults.items() if type(v) in _CONTAINERS]
         self.container_fields = sorted(compiler.container_fields(self.defaults))  # the answer copies these
 
     def walk(self, event: dict, facts: dict) -> tuple[Walk, MissingFact | None]:
@@ -78,8 +78,8 @@ class Query:
         infraction, programs = self.chosen.get(facts.get("infraction"), _NO_INFRACTION) if self.chosen \
             else _NO_INFRACTION
         answer = dict(self.start)
-        for field, value in self.container_defaults:
-            answer[field] = clone(value)
+        for field, value, copy_of in self.container_defaults:
+            answer[field] = copy_of(value)
         explain: list[str] = []
         sources: dict[str, None] = {}
         notes: dict[str, None] = {}
@@ -114,17 +114,16 @@ class Ruleset:
 
     def check_event(self, values: Any) -> dict:
         """The event context checked (``checker``), remembered by value: most requests of an
-        event carry the same few settings. The rules only read the checked dict. The key has each
-        value's type (1, 1.0 and True are equal keys); floats (0.0 == -0.0), lists and objects are
-        not remembered."""
+        event carry the same few settings. The rules only read the checked dict. The key is the
+        (name, value) pairs, then each value's type (1, 1.0 and True are equal keys); floats
+        (0.0 == -0.0), lists and objects are not remembered."""
         if values.__class__ is not dict:
             return self.check_event_values(values)
-        types = tuple(map(type, values.values()))
-        key = (tuple(values), tuple(values.values()), types)
+        key = (*values.items(), *map(type, values.values()))
         try:
             return self.events[key]
         except KeyError:
-            if float in types:
+            if float in key:
                 return self.check_event_values(values)
         except TypeError:  # a list or object among the values
             return self.check_event_values(values)

@@ -59,6 +59,9 @@ class Gen:
         self.never_null = {name for name, spec in event.items()
                            if spec.get("default") is not None and spec["type"] not in NULLABLE}
         self.namespace: dict[str, Any] = dict(HELPERS)
+        # the infraction whose own rule list is being compiled (its reads are its values), or
+        # ABSENT in the query's steps, where the chosen infraction is known only at run time
+        self.infraction: Any = ABSENT
         self.item_depth = 0
         self._names: dict[int, str] = {}
         self.uses_answer_keys = False  # whether a rule reads or sets answer.ruleset or answer.query
@@ -96,8 +99,8 @@ class Gen:
             (op, args), = expr.items()
             if op in ("and", "or") and isinstance(args, list) and args:
                 return "(" + f" {op} ".join(self.test(a) for a in args) + ")"
-            if op == "not" and isinstance(args, list) and len(args) == 1:
-                return f"(not {self.test(args[0])})"
+            if op == "not" and (not isinstance(args, list) or len(args) == 1):
+                return f"(not {self.test(args[0] if isinstance(args, list) else args)})"
             if op == "var" and isinstance(args, list) and len(args) == 2 and is_literal(args[1]) and not args[1]:
                 return self.read(args[0], None)
         return self.expr(expr)
@@ -113,13 +116,16 @@ class Gen:
     def numeric(self, expr: Any) -> bool:
         """Whether an expression is sure to give a number when it gives a value at all: a
         number, or a fact or event setting the vocabulary types as a number (checked on the way
-        in), read with no default or a number as default."""
+        in), read with no default or a number as default; a sum, difference or product of two
+        such, or an ``if`` whose every value is one."""
         if type(expr) in NUMBERS:
             return True
         if isinstance(expr, dict) and len(expr) == 1:  # a sum, difference or product of two such
             (op, args), = expr.items()
             if op in ("+", "-", "*") and isinstance(args, list) and len(args) == 2:
                 return all(map(self.numeric, args))
+            if op == "if" and isinstance(args, list) and len(args) % 2 == 1:  # each value it may give is one
+                return all(map(self.numeric, args[1::2] + args[-1:]))
         if not (isinstance(expr, dict) and set(expr) == {"var"}):
             return False
         args = expr["var"]
@@ -181,6 +187,16 @@ class Gen:
         code = self.expr(expr)
         return code if self.numeric(expr) else f"_num({code}, {op!r})"
 
+    def known(self, path: str) -> Any:
+        """The value a read of ``path`` gives, where it is known while compiling: a ``ruleset.``
+        path, or an ``infraction.`` path in the infraction's own rule lists (None when absent
+        there); ABSENT where it is known only at run time."""
+        root, parts = split_path(path)
+        if root == "ruleset" or (root == "infraction" and self.infraction is not ABSENT):
+            value = walk(self.ruleset if root == "ruleset" else self.infraction, parts)
+            return None if value is ABSENT else value
+        return ABSENT
+
     def read(self, path: str, default: Any = ABSENT) -> str:
         """Source reading a dotted path; ``default`` is an expression, or ABSENT for none."""
         if not isinstance(path, str) or not path:
@@ -188,11 +204,13 @@ class Gen:
         root, parts = split_path(path)
         has_default = default is not ABSENT
         fallback = self.expr(default) if has_default else "None"
-        if root == "ruleset":
-            value = walk(self.ruleset, parts)
-            return fallback if value is ABSENT or value is None else self.const(value)
+        value = self.known(path)
+        if value is not ABSENT:
+            return fallback if value is None else self.const(value)
         if root not in ROOTS or (root == "item" and not self.item_depth):
             return fallback
+        if root == "item" and not parts and not has_default:  # the list element itself
+            return "item"
         if root == "answer" and (not parts or parts[0] in ANSWER_KEYS):
             self.uses_answer_keys = True
         missing = declared(path, self)
@@ -223,6 +241,8 @@ class Gen:
             return f"_or_absent(({found}), lambda: {fallback})" if lazy else f"_or_absent(({found}), {fallback})"
         if key and root in ("answer", "event"):
             found = f"{root}.get({key})"
+            if has_default and not lazy and default is not None:  # two look-ups cost less than a call
+                return f"({fallback} if {found} is None else {found})"
         elif key and root == "infraction":
             found = f"(infraction.get({key}) if infraction is not None else None)"
         elif key and root == "item":
@@ -230,7 +250,7 @@ class Gen:
         elif pair:
             found = f"_get2({root}, {pair})"
         else:
-            found = f"_present(_walk({root}, {self.const(parts)}))"
+            found = f"_walk({root}, {self.const(parts)}, None)"
         if has_default:
             if default is None:
                 return found
@@ -255,18 +275,18 @@ def split_path(path: str) -> tuple[str, list]:
     return root, [int(p) if p.isdigit() else p for p in parts]
 
 
-def walk(value: Any, parts: list) -> Any:
-    """The value at ``parts`` below ``value``, or ABSENT."""
+def walk(value: Any, parts: list, absent: Any = ABSENT) -> Any:
+    """The value at ``parts`` below ``value``, or ``absent`` (ABSENT unless given)."""
     for part in parts:
         kind = type(value)
         if kind is dict:
             value = value.get(part if type(part) is str else str(part), ABSENT)
             if value is ABSENT:
-                return ABSENT
+                return absent
         elif kind is list and type(part) is int and part < len(value):
             value = value[part]
         else:
-            return ABSENT
+            return absent
     return value
 
 
@@ -315,10 +335,6 @@ def _or_none(value: Any, default: Any) -> Any:
     if value is None:
         return default() if callable(default) else default
     return value
-
-
-def _present(value: Any) -> Any:
-    return None if value is ABSENT else value
 
 
 def _fact2(facts: dict, outer: str, inner: str, missing: MissingFact) -> Any:
@@ -450,7 +466,7 @@ def table_key(value: Any) -> str:
 
 
 HELPERS = {name: value for name, value in globals().items()
-           if name in ("_miss", "_have", "_given", "_or_absent", "_or_none", "_present", "_num", "_items",
+           if name in ("_miss", "_have", "_given", "_or_absent", "_or_none", "_num", "_items",
                        "_container", "_len", "_concat", "_compare", "_arith", "_ladder", "_lookup", "_keyed",
                        "_index", "_row", "_fact2", "_fact2_or", "_get2")}
 HELPERS.update({"_A": ABSENT, "_walk": walk})
@@ -478,8 +494,8 @@ def _given_op(args: Any, gen: Gen) -> str:
         raise RuleError(f"operator 'given' needs a path, got {args!r}", field="given")
     root, parts = split_path(args)
     declared(args, gen)
-    if root == "ruleset":
-        return repr(walk(gen.ruleset, parts) is not ABSENT)
+    if root == "ruleset" or (root == "infraction" and gen.infraction is not ABSENT):
+        return repr(walk(gen.ruleset if root == "ruleset" else gen.infraction, parts) is not ABSENT)
     if root not in ROOTS or (root == "item" and not gen.item_depth):
         return "False"
     if root == "answer" and (not parts or parts[0] in ANSWER_KEYS):

@@ -28,8 +28,7 @@ def checker(fields: dict, path: str) -> Callable[[Any], dict]:
     checks = {name: value_checker(spec, f"{path}.{name}") for name, spec in fields.items()}
     nullable = frozenset(name for name, spec in fields.items() if spec["type"] in NULLABLE)
     required = [name for name, spec in fields.items() if spec.get("required")]
-    defaults = [(name, spec["default"], isinstance(spec["default"], (dict, list)))
-                for name, spec in fields.items() if "default" in spec]
+    defaults = [(name, spec["default"], copier(spec["default"])) for name, spec in fields.items() if "default" in spec]
     names = frozenset(fields)
     allowed = sorted(fields)
 
@@ -51,9 +50,9 @@ def checker(fields: dict, path: str) -> Callable[[Any], dict]:
         for name in required:
             if name not in out:
                 raise RuleError(f"{path}.{name} is required", field=f"{path}.{name}")
-        for name, default, container in defaults:
+        for name, default, copy in defaults:
             if name not in out:
-                out[name] = clone(default) if container else default
+                out[name] = default if copy is None else copy(default)
         return out
 
     return check
@@ -70,6 +69,17 @@ def clone(value: Any) -> Any:
 
 
 _NESTED = (dict, list)
+
+
+def copier(value: Any) -> Callable[[Any], Any] | None:
+    """How to copy a default each time it is filled in: None for a scalar (no copy), the
+    container's own shallow copy when it holds only scalars, else ``clone``."""
+    if type(value) not in _NESTED:
+        return None
+    inner = value.values() if type(value) is dict else value
+    if any(v.__class__ in _NESTED for v in inner):
+        return clone
+    return dict.copy if type(value) is dict else list.copy
 
 
 def value_checker(spec: dict, path: str) -> Check:

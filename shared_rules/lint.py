@@ -171,7 +171,7 @@ def _query(data: dict, query: str, words: dict, event: dict, penalties: list) ->
             for infraction in data.get("infractions", []):
                 for key in ("rules", "then"):
                     if key in infraction:
-                        compiler.function(infraction[key], f"infractions[{infraction['id']}].{key}")
+                        compiler.function(infraction[key], f"infractions[{infraction['id']}].{key}", infraction)
     except RuleError as error:
         problems.append(f"{error.field}: {error}" if error.field and not str(error).startswith(error.field)
                         else str(error))

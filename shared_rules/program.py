@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import RuleError
-from .expr import ABSENT, ANSWER_KEYS, Gen, split_path
+from .expr import ABSENT, ANSWER_KEYS, Gen, is_literal, split_path
 
 PLACEHOLDER = re.compile(r"\{(penalty:)?([A-Za-z_][\w.]*)\}")
 ARGS = "event, facts, answer, infraction, programs, EX, SR, NT, OP"
@@ -44,12 +44,18 @@ class Compiler(Gen):
         self.depth = 0
         self.sets: list[tuple[str, Any]] = []  # (answer field, expression) of every set compiled
 
-    def function(self, rules: Any, path: str) -> Rules:
-        """A function applying every node of ``rules`` in order (until the evaluation halts)."""
+    def function(self, rules: Any, path: str, infraction: Any = ABSENT) -> Rules:
+        """A function applying every node of ``rules`` in order (until the evaluation halts).
+        ``infraction``: the infraction (its data) that owns ``rules``, which is the chosen one
+        whenever they run, so its reads are written as its values; ABSENT for a query's steps."""
         self.lines, self.paths, self.depth = [], [], 0
+        self.infraction = infraction
         self.emit(f"def rules({ARGS}):", path)
         self.depth = 1
-        self.emit_rules(rules, path)
+        try:
+            self.emit_rules(rules, path)
+        finally:
+            self.infraction = ABSENT
         self.emit("return", path)
         source = "\n".join(self.lines)
         filename = f"<rules {self.label} {path}>"
@@ -180,20 +186,34 @@ class Compiler(Gen):
                         field=f"{path}.run")
 
     def template(self, text: Any, path: str) -> str:
-        """Source of a text with ``{path}`` and ``{penalty:path}`` placeholders filled in."""
+        """Source of a text with ``{path}`` and ``{penalty:path}`` placeholders filled in; a
+        placeholder whose value is known while compiling (``ruleset.``, an infraction's own
+        ``infraction.``) is filled in then, so a text of known values is one literal."""
         if not isinstance(text, str):
             raise RuleError(f"{path}: a text must be a string, got {text!r}", field=path)
-        pieces = []
+        pieces: list[str | Code] = []  # known text as str, code computing text as Code
         at = 0
         for match in PLACEHOLDER.finditer(text):
-            if match.start() > at:
-                pieces.append(repr(text[at:match.start()]))
-            read = self.located({"var": [match.group(2), None]}, path)
-            pieces.append(f"_pt({read}, _PN)" if match.group(1) else f"_vt({read})")
+            pieces.append(text[at:match.start()])
+            known = self.known(match.group(2))
+            if is_literal(known):  # a text, number, true/false or null (not ABSENT, a list or an object)
+                pieces.append(penalty_text(known, self.namespace["_PN"]) if match.group(1) else value_text(known))
+            else:
+                read = self.located({"var": [match.group(2), None]}, path)
+                pieces.append(Code(f"_pt({read}, _PN)" if match.group(1) else f"_vt({read})"))
             at = match.end()
-        if at < len(text) or not pieces:
-            pieces.append(repr(text[at:]))
-        return " + ".join(pieces)
+        pieces.append(text[at:])
+        joined: list[str | Code] = []  # adjacent known texts as one
+        for piece in pieces:
+            if type(piece) is str and joined and type(joined[-1]) is str:
+                joined[-1] += piece
+            else:
+                joined.append(piece)
+        return " + ".join(p if type(p) is Code else repr(p) for p in joined if p) or "''"
+
+
+class Code(str):
+    """Python source (in a template's pieces, beside known text)."""
 
 
 LINES: dict[str, list[str]] = {}  # generated file name -> the node path of each line

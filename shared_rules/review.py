@@ -1,12 +1,16 @@
 """The head judge's review list, worked out from the merged log of every judge's records.
 
 The server and every phone (offline too) run these same functions on the records they hold,
-so the same records always give the same list. Two kinds of item:
+so the same records always give the same list. Three kinds of item (KINDS):
 
 - ``approval``: a penalty that goes to the head judge (``payload.head_judge``: the policy or
   the event's setting reserves it), not voided, with no decision yet (history.decisions);
 - ``conflict``: a penalty decided on a history that missed an earlier penalty of the same
-  player, for which the policy gives another penalty once every judge's records are known.
+  player, for which the policy gives another penalty once every judge's records are known;
+- ``appeal``: a player appealed a judge's ruling (an ``appeal`` record, not voided) and no
+  ``appeal_decision`` names it yet: the head judge confirms or changes the ruling, and one who
+  made the first ruling consults another judge first (Wonders of the First §3.9,
+  004_348b1a1435ac9899.txt; the server refuses the decision without ``consulted``).
 
 Reconciliation (``conflicts``). A penalty record names the records its decision saw
 (``payload.history_seen``, from history.seen_ids). For a penalty P of player X, the history
@@ -34,8 +38,10 @@ from __future__ import annotations
 
 from .engine import evaluate
 from .errors import RuleError
-from .history import counted_in, decisions_in, history_items, latest_naming, ordered, penalty_payload
+from .history import counted_in, decisions_in, history_items, latest_naming, ordered, penalty_payload, voided_in
 
+KINDS = ("approval", "conflict", "appeal")  # the kinds of review item, in the order of the list above
+APPEAL_FIELDS = ("ruling", "ruled_by", "call", "penalty")  # what an appeal item adds from its record
 EVENT_FIELDS = ("level", "stage")  # what a penalty record keeps of its event (history.penalty_payload)
 
 
@@ -157,13 +163,13 @@ def _saw(seen_by: dict[str, set[str]], record_id: str) -> set[str]:
 
 def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> list[dict]:
     """Every item, decided conflicts included, oldest first: ``[{"kind": "approval" |
-    "conflict", "record", "player", "judge", "created_ms", "infraction", "penalty", "table",
+    "conflict" | "appeal", "record", "player", "judge", "created_ms", "infraction", "penalty", "table",
     "round", "notes", ...}]``; a conflict item adds ``expected``, ``needs``, ``unseen``,
     ``history`` and ``resolution`` (see conflicts); ``waiting`` says whether the head judge
     still has to decide it (a kept conflict does not wait). An approval item is there while the
     penalty waits for the head judge's decision (a decision or a void of the penalty ends it);
     a conflict item is there while the penalty is flagged (a void ends it; a resolution
-    record marks it kept)."""
+    record marks it kept); an appeal item while no decision names the appeal (see appeals)."""
     log = ordered(records)
     decided = decisions_in(log)
     items = []
@@ -171,11 +177,35 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> l
         if r["payload"].get("head_judge") and str(r["id"]) not in decided:
             items.append({"kind": "approval", **_about(r), "waiting": True})
     by_id = {str(r["id"]): r for r in log}
+    items += appeals(log)
     for flag in _conflicts(log, ruleset_id, event):
         items.append({"kind": "conflict", **_about(by_id[str(flag["record"])]),
                       **{k: flag[k] for k in ("expected", "needs", "unseen", "history", "resolution")},
                       "waiting": flag["resolution"] is None})
     return sorted(items, key=lambda i: (i["created_ms"] or 0, str(i["record"]), i["kind"]))
+
+
+def appeals(log: list[dict]) -> list[dict]:
+    """The appeal items of records already ``ordered``: every appeal record that no void
+    cancels and no appeal decision (not voided) names, ``{"kind": "appeal", "record",
+    "player", "judge", "created_ms", "table", "round", "ruling", "ruled_by", "call",
+    "penalty", "infraction": null, "notes": null, "waiting": true}`` (``penalty`` is the
+    appealed penalty's record id, or null)."""
+    cancelled = voided_in(log)
+    decided = {str(r["payload"].get("appeal")) for r in log
+               if r.get("type") == "appeal_decision" and isinstance(r.get("payload"), dict)
+               and str(r.get("id")) not in cancelled}
+    out = []
+    for r in log:
+        payload = r.get("payload")
+        if r.get("type") != "appeal" or not isinstance(payload, dict) or str(r.get("id")) in cancelled \
+                or str(r.get("id")) in decided:
+            continue
+        out.append({"kind": "appeal", "record": r["id"], "player": payload.get("player"), "judge": r.get("judge"),
+                    "created_ms": r.get("created_ms"), "table": payload.get("table"), "round": payload.get("round"),
+                    "infraction": None, "notes": None, **{k: payload.get(k) for k in APPEAL_FIELDS},
+                    "waiting": True})
+    return out
 
 
 def waiting(items: list[dict]) -> list[dict]:

@@ -15,6 +15,8 @@ own and everything here runs the same under CPython (tests/test_worker.py):
 - ``penalty_payload``: ``{"answer", "facts", "player", "table", "round", "event", "notes",
   "history_seen"?, "replaces"?}`` -> the penalty record's payload (history.penalty_payload);
 - ``results``: ``{"records"}`` -> each table's current match result (board.table_results);
+- ``deck_checks``: ``{"records"}`` -> every deck check, started and finished
+  (board.deck_checks);
 - ``replacement``: ``{"records", "record", "ruleset", "event"}`` -> ``{"answer", "payload"}``,
   the penalty to issue in place of a flagged one (review.replacement);
 - ``review``: ``{"records", "ruleset", "event"}`` -> every review item, kept conflicts
@@ -77,6 +79,7 @@ ACTIONS: dict[str, Callable[[Any], Any]] = {
     "history_seen": _seen,
     "penalty_payload": _payload,
     "results": lambda request: board.table_results(request["records"]),
+    "deck_checks": lambda request: board.deck_checks(request["records"]),
     "replacement": lambda request: review.replacement(request["records"], request["record"], request["ruleset"],
                                                       request.get("event")),
     "review": _review,

@@ -215,6 +215,35 @@ def test_answers_are_deterministic_and_not_shared_with_the_data(toy):
     assert ask("penalty", {"infraction": "slow"})["options"] == []
 
 
+def test_remembered_event_checks_tell_a_number_from_true_and_from_a_float(toy):
+    assert ask("penalty", {"infraction": "slow"}, games_per_match=3)["penalty"] == "warning"
+    with pytest.raises(RuleError) as error:
+        ask("penalty", {"infraction": "slow"}, games_per_match=True)
+    assert error.value.field == "event.games_per_match"
+    assert ask("penalty", {"infraction": "slow"}, games_per_match=3.0)["penalty"] == "warning"
+    with pytest.raises(RuleError):
+        ask("penalty", {"infraction": "slow"}, games_per_match=[3])
+    assert ask("penalty", {"infraction": "slow"}, games_per_match=3)["penalty"] == "warning"
+
+
+def test_an_infraction_reads_its_own_data_in_its_rules_as_the_query_steps_do(tmp_path, monkeypatch):
+    data = json.loads(json.dumps(TOY))
+    line = "{infraction.name} ({infraction.summary}, {infraction.missing}); given: {answer.has_source}."
+    data["infractions"][0]["rules"].append(
+        {"set": {"has_source": {"given": "infraction.source"}, "no_ladder": {"given": "infraction.ladder"},
+                 "name": {"var": ["infraction.missing", {"var": "infraction.name"}]}}, "explain": line})
+    data["queries"]["penalty"]["steps"].append(
+        {"set": {"steps_name": {"var": ["infraction.missing", {"var": "infraction.name"}]}}, "explain": line})
+    install(tmp_path, data, monkeypatch)
+    try:
+        answer = ask("penalty", {"infraction": "slow"})
+        assert [answer[k] for k in ("has_source", "no_ladder", "name", "steps_name")] == \
+            [True, False, "Slow Play", "Slow Play"]
+        assert answer["explain"].count("Slow Play (s, not given); given: yes.") == 2
+    finally:
+        library.clear_caches()
+
+
 def test_a_value_of_the_wrong_type_at_run_time_names_the_rule_node(tmp_path, monkeypatch):
     broken = json.loads(json.dumps(TOY))
     broken["infractions"][0]["rules"].append({"set": {"x": {">": [{"var": "infraction.name"}, 1]}}})

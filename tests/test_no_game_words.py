@@ -37,9 +37,14 @@ def keys(node) -> set[str]:
 
 
 def shared_words() -> set[str]:
-    """Names every ruleset shares (queries.json, the file format, the engine's values): they may
+    """Names every ruleset shares (queries.json, the file format, the engine's values, the record
+    payloads' field names of server/records.py, which are the same for every game, except the
+    penalty's, which carries facts of some rulesets): they may
     appear in code. A shared fact `X_minutes` makes `X` a shared word too (a time extension's reason)."""
+    from server.records import PAYLOADS
+
     words = set(vocabulary.shared()["event"]) | set(vocabulary.stages()) | keys(SCHEMA) | VALUES
+    words |= {name for kind, schema in PAYLOADS.items() if kind != "penalty" for name in schema.fields}
     for query, shape in vocabulary.shared()["queries"].items():
         words |= {query, *shape["facts"], *shape["answer"]}
         for spec in shape["facts"].values():

@@ -48,9 +48,30 @@ def standalone(page, url, ruleset, level=None):
     page.wait_for_selector("main[data-screen=penalty]")
 
 
+def standalone_pick(page, url, search, infraction, player, ruleset="dci-upg", level="competitive"):
+    """A phone using `ruleset` on its own, its Python ready, on the Penalty screen with
+    `infraction` and the player typed (see pick)."""
+    standalone(page, url, ruleset, level)
+    wait_python(page)
+    pick(page, search, infraction, player)
+
+
 def pick(page, search, infraction, player):
     """On the Penalty screen: search, pick `infraction` and type the player's name."""
     page.goto(page.url.split("#")[0] + "#/penalty")
     page.fill("#pen-search", search)
     page.click(f"[data-infraction={infraction}]")
     page.fill("#pen-player", player)
+
+
+def joined_phones(browser, server, event, *judges):
+    """A phone-sized browser context per judge, its page joined to `event` as that judge:
+    [(context, page)], in the order given. Close the contexts when done."""
+    from .conftest import PHONE
+
+    out = []
+    for judge in judges:
+        ctx = browser.new_context(viewport=PHONE)
+        out.append((ctx, ctx.new_page()))
+        join(out[-1][1], server, event, judge)
+    return out

@@ -82,6 +82,10 @@ def test_table_page_call_reaches_a_judge_who_takes_and_closes_it(browser, flask_
         judge.fill("#calls textarea", "The attack happened; the game goes on.")
         judge.click("#calls .call-close-done")
         judge.wait_for_selector("#call-closed")
+        judge.click("#call-appeal")  # the player appeals: the appeal form has the call's ruling
+        judge.wait_for_selector("#appeal-dialog")
+        assert judge.input_value("#appeal-ruling") == "The attack happened; the game goes on."
+        assert judge.input_value("#appeal-table") == "2"
         player.wait_for_function(
             "() => document.querySelector('#call-status').dataset.status === 'closed'", timeout=5_000)
         with flask_server.app.app_context():

@@ -50,6 +50,13 @@ def test_blank_minutes_ask_for_a_number_and_a_double_tap_adds_once(browser, flas
         page.click("#ext-manual-add")
         assert page.get_attribute("#ext-manual", "aria-invalid") == "true"
         page.fill("#ext-manual", "3")
+        # A table the server would refuse is refused here, with nothing recorded.
+        page.fill("#ext-table", "99999")
+        page.click("#ext-manual-add")
+        page.wait_for_function("() => document.querySelector('#ext-missing')?.textContent"
+                               " === 'Table: must be a whole number from 1 to 9999.'")
+        assert extensions(page) == [(2, 9, "deck_check")]
+        page.fill("#ext-table", "1")
         double_tap(page, "#ext-manual-add")
         page.wait_for_function(
             "() => document.querySelector('li[data-table=\"1\"] .ext')?.textContent === '+3 min'")

@@ -1,6 +1,6 @@
 """Leaving an event never loses records still waiting to sync (a phone revoked meanwhile sends
-them once it joins the same event again), and a record the server refused is shown with what
-it was and the server's reason."""
+them once it joins the same event again), a record the server refused is shown with what
+it was and the server's reason, and leaving with one asks first (it exists only on the phone)."""
 
 from .conftest import PHONE
 from .helpers import join, look_up_penalty, wait_synced
@@ -68,7 +68,16 @@ def test_leaving_waits_for_the_outbox_and_refused_records_say_what_they_were(bro
         wait_synced(page)
         assert kept in [r["id"] for r in flask_server.records(event["slug"])]
 
+        # The refused record lives only on this phone: leaving asks first.
         page.goto(flask_server.url + "/#/join")
+        asked = []
+        page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+        page.click("#leave-btn")
+        page.wait_for_function(
+            "() => /refused records are on the Sync screen/.test(document.querySelector('#leave-status').textContent)")
+        assert asked and asked[0].startswith("1 record the server refused is kept only on this phone")
+        assert page.evaluate("() => window.judgeApp.app.session?.event.slug") == event["slug"]
+        page.once("dialog", lambda d: d.accept())
         page.click("#leave-btn")
         page.wait_for_function("() => window.judgeApp.app.session === null")
         page.wait_for_selector("#join-code")

@@ -1,9 +1,9 @@
-"""The decision card: notes longer than the server takes are never recorded, a changed player
+"""The decision card: notes, names and tables the server would refuse are never recorded, a changed player
 never records the old one, the judge's chosen class is never shown when the policy sets
 another, and a drop points at the conditions read out."""
 
 from .conftest import PHONE, wait_python
-from .helpers import join, look_up_penalty, pick, standalone
+from .helpers import join, look_up_penalty, pick, standalone, standalone_pick
 
 
 def records(page):
@@ -14,9 +14,7 @@ def test_notes_over_2000_characters_are_not_recorded(browser, static_server):
     ctx = browser.new_context(viewport=PHONE)
     try:
         page = ctx.new_page()
-        standalone(page, static_server.url, "dci-upg", "competitive")
-        wait_python(page)
-        pick(page, "slow", "slow_play", "Pia")
+        standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
         page.click("#pen-decide")
         page.wait_for_selector("#pen-card")
         assert page.get_attribute("#pen-notes", "maxlength") == "2000"
@@ -25,14 +23,56 @@ def test_notes_over_2000_characters_are_not_recorded(browser, static_server):
         page.click("#pen-record")
         page.wait_for_selector("#pen-notes-error:not([hidden])")
         assert page.text_content("#pen-notes-error") == (
-            "Notes are too long: 2001 characters, at most 2000. Shorten them to record.")
+            "Notes: too long: 2001 characters, at most 2000. Change them to record.")
         assert records(page) == []
+        # What the server would refuse at sync is refused here, before a record exists.
+        for typed, why in (("a\u0000b", "contains a NUL character, which cannot be recorded"),
+                           ("x\ud800", "contains a broken character (half of a pair): type it again"),
+                           ("bell\u0007", "contains a control character, which cannot be recorded")):
+            page.eval_on_selector("#pen-notes", "(el, v) => { el.value = v; }", typed)
+            page.click("#pen-record")
+            page.wait_for_function("(why) => document.querySelector('#pen-notes-error').textContent"
+                                   " === `Notes: ${why}. Change them to record.`", arg=why)
+            assert records(page) == []
         assert page.locator("#pen-recorded").count() == 0
         page.eval_on_selector("#pen-notes", "el => { el.value = '  ' + 'y'.repeat(2000) + '  '; }")
         page.click("#pen-record")
         page.wait_for_selector("#pen-recorded")
         [record] = records(page)
         assert record["payload"]["notes"] == "y" * 2000
+    finally:
+        ctx.close()
+
+
+def test_a_table_or_name_the_server_refuses_is_refused_on_screen(browser, static_server):
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
+        for table in ("99999", "-1", "1.5", "0"):
+            page.fill("#pen-table", table)
+            page.click("#pen-decide")
+            page.wait_for_function("() => document.querySelector('main').textContent.includes("
+                                   "'Table: must be a whole number from 1 to 9999.')")
+            assert page.locator("#pen-card").count() == 0
+            assert page.evaluate("() => document.activeElement.id") == "pen-table"
+        page.fill("#pen-table", "")
+        page.fill("#pen-player", "Pia\u0000")
+        page.click("#pen-decide")
+        page.wait_for_function("() => document.querySelector('main').textContent.includes("
+                               "\"Player's name: contains a NUL character, which cannot be recorded.\")")
+        page.fill("#pen-player", "P" * 201)
+        page.click("#pen-decide")
+        page.wait_for_function("() => document.querySelector('main').textContent.includes("
+                               "\"Player's name: too long: 201 characters, at most 200.\")")
+        page.fill("#pen-player", "Pia")
+        page.fill("#pen-table", "12")
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-card")
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        [record] = records(page)
+        assert (record["payload"]["player"], record["payload"]["table"]) == ("Pia", 12)
     finally:
         ctx.close()
 
@@ -69,9 +109,7 @@ def test_a_chosen_class_the_policy_does_not_leave_open_is_not_shown(browser, sta
     ctx = browser.new_context(viewport=PHONE)
     try:
         page = ctx.new_page()
-        standalone(page, static_server.url, "dci-upg", "competitive")
-        wait_python(page)
-        pick(page, "slow", "slow_play", "Pia")
+        standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
         page.click("#pen-decide")
         page.wait_for_selector("#pen-card")
         assert page.get_attribute("#pen-penalty", "data-penalty") == '"warning"'

@@ -4,8 +4,8 @@ that matter later (on purpose, minor) and multi-penalty records travel in the hi
 
 import json
 
-from .conftest import PHONE, shoot, wait_python
-from .helpers import pick, standalone
+from .conftest import PHONE, shoot
+from .helpers import pick, standalone, standalone_pick
 
 HISTORY = """async ([player, ruleset]) => window.judge.history(await window.judgeApp.records(), player, ruleset)"""
 
@@ -18,10 +18,7 @@ def test_the_judge_chooses_what_the_policy_leaves_open(browser, static_server):
     ctx = browser.new_context(viewport=PHONE)
     try:
         page = ctx.new_page()
-        standalone(page, static_server.url, "dci-upg", "competitive")
-        wait_python(page)
-
-        pick(page, "missed trigger", "gpe_missed_trigger", "Pia")
+        standalone_pick(page, static_server.url, "missed trigger", "gpe_missed_trigger", "Pia")
         page.click("#pen-decide")
         page.wait_for_selector("#pen-card")
         assert shown_penalty(page) is None
@@ -87,9 +84,7 @@ def test_a_penalty_left_open_is_recorded_for_the_head_judge(browser, static_serv
     ctx = browser.new_context(viewport=PHONE)
     try:
         page = ctx.new_page()
-        standalone(page, static_server.url, "dci-upg", "competitive")
-        wait_python(page)
-        pick(page, "missed trigger", "gpe_missed_trigger", "Pia")
+        standalone_pick(page, static_server.url, "missed trigger", "gpe_missed_trigger", "Pia")
         page.click("#pen-decide")
         page.wait_for_selector("#pen-card")
         page.click("#pen-record")

@@ -103,3 +103,18 @@ def set_role(app, device_id, role):
     with app.app_context():
         db.session.get(Device, device_id).role = role
         db.session.commit()
+
+
+def seated_event(app, players, ruleset="wotf", level="competitive", round_number=1) -> dict:
+    """An event (add_event) with `players` seated two by two at tables 1, 2, ... of round
+    `round_number`, which is started."""
+    from server.clock import start_round
+    from server.events import import_pairings
+
+    event = add_event(app, ruleset=ruleset, level=level, players=players)
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        rows = "\n".join(f"{t},{players[2 * t - 2]},{players[2 * t - 1]}" for t in range(1, len(players) // 2 + 1))
+        import_pairings(ev, round_number, "table,player_a,player_b\n" + rows + "\n")
+        start_round(ev)
+    return event

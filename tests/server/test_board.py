@@ -6,25 +6,14 @@ import csv
 import io
 
 import pytest
-from server_helpers import Phone, add_event, set_role
-
-from server.clock import start_round
-from server.events import import_pairings
-from server.extensions import db
-from server.models import Event
+from server_helpers import Phone, add_event, seated_event, set_role
 
 PLAYERS = tuple(f"Player {n:02d}" for n in range(1, 17))
 
 
 @pytest.fixture
 def event(app, now):
-    event = add_event(app, ruleset="wotf", level="competitive", players=PLAYERS)
-    with app.app_context():
-        ev = db.session.get(Event, event["id"])
-        pairs = "\n".join(f"{t},{PLAYERS[2 * t - 2]},{PLAYERS[2 * t - 1]}" for t in range(1, 9))
-        import_pairings(ev, 1, "table,player_a,player_b\n" + pairs + "\n")
-        start_round(ev)
-    return event
+    return seated_event(app, PLAYERS)
 
 
 def board(organiser, event):
@@ -38,7 +27,7 @@ def test_a_full_round_of_eight_tables_reaches_all_results_in(app, client, organi
     set_role(app, keeper.id, "scorekeeper")
     start = board(organiser, event)
     assert [t["number"] for t in start["tables"]] == list(range(1, 9))
-    assert start["counts"] == {"time called": 0, "playing": 8, "result in": 0} and not start["all_in"]
+    assert start["counts"] == {"time called": 0, "deck check": 0, "playing": 8, "result in": 0} and not start["all_in"]
     assert start["tables"][0]["left_ms"] == 50 * 60_000
     assert (start["tables"][0]["player_a"], start["tables"][0]["player_b"]) == ("Player 01", "Player 02")
 
@@ -63,7 +52,7 @@ def test_a_full_round_of_eight_tables_reaches_all_results_in(app, client, organi
     judge.sync([judge.record("void", {"record": wrong["id"], "reason": "wrong table"}),
                 judge.record("match_result", {"table": 8, "round": 1, "result": "B", "games": {"A": 0, "B": 1}})])
     done = board(organiser, event)
-    assert done["all_in"] and done["counts"] == {"time called": 0, "playing": 0, "result in": 8}
+    assert done["all_in"] and done["counts"] == {"time called": 0, "deck check": 0, "playing": 0, "result in": 8}
     assert next(t for t in done["tables"] if t["number"] == 8)["result"]["result"] == "B"
     page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
     assert "All results in." in page and "Player 16 wins 0–1" in page
@@ -84,5 +73,5 @@ def test_before_a_round_the_board_says_so(app, organiser):
     body = board(organiser, event)
     del body["server_ms"]
     assert body == {"round": None, "tables": [], "all_in": False,
-                    "counts": {"time called": 0, "playing": 0, "result in": 0}}
+                    "counts": {"time called": 0, "deck check": 0, "playing": 0, "result in": 0}}
     assert "No round started yet." in organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)

@@ -259,7 +259,7 @@ def test_a_paused_round_shows_its_time_left_once_and_controls_come_before_the_qr
         < page.index("<h2>Join</h2>") < page.index("<svg")
     organiser.form(f"/organiser/events/{event['slug']}/round", action="end")
     page = _event_page(organiser, event)
-    assert 'id="clock"' not in page and page.count("ended") == 1
+    assert 'id="clock"' not in page and len(re.findall(r"\bended\b", page)) == 1  # not "recommended"
 
 
 def test_the_favicon_is_the_apps_icon_or_no_content(tmp_path, request):
@@ -335,3 +335,29 @@ def test_where_the_policy_says_who_confirms_the_setting_can_be_left_to_the_polic
     organiser.form(f"/organiser/events/{event['slug']}/head-judge", head_judge_from="")
     with app.app_context():
         assert db.session.get(Event, event["id"]).head_judge_from is None
+
+
+def test_the_latest_decision_by_when_it_was_made_wins_on_the_page_and_on_the_phones(app, organiser, event, client,
+                                                                                     now):
+    """A head judge approves offline; the organiser declines later, online; the approval
+    arrives last. The organiser page, the export and the phones' history all say declined."""
+    from shared_rules.history import decisions
+
+    head = Phone(client, event, judge="Hana Head", name="head")
+    with app.app_context():
+        db.session.get(Device, head.id).role = "head_judge"
+        db.session.commit()
+    floor = Phone(client, event, judge="Jo Judge")
+    needs_hj = floor.penalty("Ada Brook", infraction="usc_minor", penalty="game_loss", head_judge=True)
+    needs_hj["created_ms"] = T0 - 60_000
+    floor.sync([needs_hj])
+    offline_ok = head.record("approval", {"record": needs_hj["id"], "approved": True}, created_ms=T0 - 30_000)
+    now.advance(5_000)
+    organiser.form(f"/organiser/events/{event['slug']}/penalties/{needs_hj['id']}/approval", approved="0")
+    head.sync([offline_ok])
+    rows = list(csv.DictReader(io.StringIO(
+        organiser.get(f"/organiser/events/{event['slug']}/penalties.csv").get_data(as_text=True))))
+    assert [r["approval"] for r in rows] == ["declined"]
+    pulled = floor.sync_all()["records"]
+    assert decisions(list(floor.held.values())) == {needs_hj["id"]: False}
+    assert sorted(r["payload"]["approved"] for r in pulled if r["type"] == "approval") == [False, True]

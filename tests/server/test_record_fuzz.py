@@ -64,7 +64,9 @@ def stage(app, client, now):
     ada = event["players"]["Ada Brook"]
     target = head.penalty(ada, infraction="usc_minor", penalty="game_loss", head_judge=True)
     extension = head.record("time_extension", {"table": 2, "round": 1, "minutes": 3, "reason": "ruling"})
-    assert [r["status"] for r in head.sync([target, extension])["results"]] == ["accepted"] * 2
+    check = head.record("deck_check", {"player": ada, "table": 1, "round": 1, "phase": "started"})
+    appeal = head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "r", "ruled_by": "Fay Floor"})
+    assert [r["status"] for r in head.sync([target, extension, check, appeal])["results"]] == ["accepted"] * 4
     good = {
         "penalty": lambda: head.penalty(ada, infraction="usc_minor", penalty="game_loss", notes="n",
                                         ruleset="dci-upg", level="competitive", stage="swiss",
@@ -81,6 +83,12 @@ def stage(app, client, now):
                                                      "comment": "ok"}),
         "resolution": lambda: head.record("resolution", {"record": target["id"], "reason": "kept"}),
         "void": lambda: head.record("void", {"record": extension["id"], "reason": "entered twice"}),
+        "deck_check": lambda: head.record("deck_check", {"player": ada, "table": 1, "round": 1, "phase": "finished",
+                                                         "started": check["id"], "outcome": "ok", "mid_game": False}),
+        "appeal": lambda: head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "a ruling",
+                                                 "ruled_by": "Fay Floor", "call": "c1", "penalty": target["id"]}),
+        "appeal_decision": lambda: head.record("appeal_decision", {"appeal": appeal["id"], "outcome": "changed",
+                                                                   "ruling": "another", "consulted": "Fay Floor"}),
     }
     assert set(good) == set(PAYLOADS)  # a new record type must be fuzzed too
     return event, head, good
@@ -96,6 +104,8 @@ def _views(app, client, event, head, organiser_client):
         "csv": organiser_client.get(f"/organiser/events/{slug}/penalties.csv").status_code,
         "json": organiser_client.get(f"/organiser/events/{slug}/penalties.json").status_code,
         "review": client.get(f"/api/events/{slug}/review", headers=head.headers).status_code,
+        "deck checks": client.get(f"/api/events/{slug}/deck-checks", headers=head.headers).status_code,
+        "board": organiser_client.get(f"/organiser/events/{slug}/board").status_code,
     }
     for player in [*event["players"].values(), "Walk-in Wally"]:
         res = client.get(f"/api/events/{slug}/players/{player}/history", headers=head.headers)
@@ -182,10 +192,12 @@ def test_odd_records_break_no_batch_and_no_view(app, client, stage, request, roo
     assert len(export["unreadable"]) == inserted
 
     # the odd values a field accepts are ones it allows: 0 games won, 1.5 minutes, a blank
-    # note, formula-like text (neutralised in the CSV), any judge name (the joined one is kept)
+    # note, formula-like text (neutralised in the CSV), any judge name (the joined one is kept;
+    # an appeal's ruling and the judge who made it are text too)
     assert {field for _, field, _ in accepted_odd} <= {
         "created_ms", "judge", "payload.games.A", "payload.games.B", "payload.minutes", "payload.notes",
         "payload.comment", "payload.reason", "payload.player", "payload.facts", "payload.answer",
+        "payload.ruling", "payload.ruled_by",
         *(f"payload.{name}" for schema in PAYLOADS.values() for name, field in schema.fields.items()
           if field.allow_none or getattr(field, "truthy", None) is not None)}
     _write_counts(root, request.node.callspec.params["app"], {

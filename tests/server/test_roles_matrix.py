@@ -34,12 +34,16 @@ EXPECTED = {
     "GET /api/events/<slug>/calls":          "-YY----",
     "POST .../calls/<id>/take":              "-YY----",
     "POST .../calls/<id>/close":             "-YY----",
+    "GET /api/events/<slug>/deck-checks":    "--Y----",
     "push penalty":                          "-YY----",
     "push time_extension":                   "-YY----",
     "push time_call":                        "-YY----",
     "push match_result":                     "-YYY---",
     "push approval":                         "--Y----",
     "push resolution":                       "--Y----",
+    "push deck_check":                       "-YY----",
+    "push appeal":                           "-YY----",
+    "push appeal_decision":                  "--Y----",
     "push void of own record":               "-YYY---",
     "push void of another's record":         "--Y----",
     "pull penalties":                        "-YY----",
@@ -83,14 +87,16 @@ def world(app, client, now):
     writer = phones["floor_judge"]
     penalty = writer.penalty("Ada Brook", infraction="usc_minor", penalty="warning", head_judge=True)
     extension = writer.record("time_extension", {"table": 1, "round": 1, "minutes": 2, "reason": "ruling"})
-    writer.sync([penalty, extension])
+    appeal = writer.record("appeal", {"player": event["players"]["Ada Brook"], "table": 1, "round": 1,
+                                      "ruling": "the trigger resolves first", "ruled_by": "Fay Floor"})
+    writer.sync([penalty, extension, appeal])
     organiser = log_in(app.test_client())
     organiser.form(f"/organiser/events/{event['slug']}/devices/{phones['revoked'].id}", action="revoke")
     spare = Phone(client, {**event, "code": _code(app, event)}, judge="Spare")  # for role and revoke actions
     others = spare.record("match_result", {"table": 5, "round": 1, "result": "A"})
     spare.sync([others])
     return {"app": app, "event": event, "phones": phones, "organiser": organiser, "penalty": penalty,
-            "spare": spare, "others": others}
+            "spare": spare, "others": others, "appeal": appeal}
 
 
 def _code(app, event):
@@ -130,6 +136,7 @@ def _attempt(world, subject, action) -> bool:
         "GET .../players/<p>/history": ("get", f"/api/events/{slug}/players/{event['players']['Ada Brook']}/history",
                                         None),
         "GET /api/events/<slug>/review": ("get", f"/api/events/{slug}/review", None),
+        "GET /api/events/<slug>/deck-checks": ("get", f"/api/events/{slug}/deck-checks", None),
     }
     method, path, body = requests[action]
     res = getattr(client, method)(path, headers=headers, json=body) if body is not None \
@@ -179,6 +186,11 @@ def _records_action(world, subject, phone, action):
         "match_result": lambda: phone.record("match_result", {"table": 3, "round": 1, "result": "B"}),
         "approval": lambda: phone.record("approval", {"record": world["penalty"]["id"], "approved": True}),
         "resolution": lambda: phone.record("resolution", {"record": world["penalty"]["id"], "reason": "kept"}),
+        "deck_check": lambda: phone.record("deck_check", {"player": event["players"]["Ada Brook"], "table": 1,
+                                                          "round": 1, "phase": "started"}),
+        "appeal": lambda: phone.record("appeal", {"player": "Ben Carter", "ruling": "no", "ruled_by": "Fay Floor"}),
+        "appeal_decision": lambda: phone.record("appeal_decision", {"appeal": world["appeal"]["id"],
+                                                                    "outcome": "confirmed"}),
         "void of own record": lambda: phone.record("void", {"record": own["id"], "reason": "mine, wrong"}),
         "void of another's record": lambda: phone.record("void", {"record": world["others"]["id"],
                                                                   "reason": "wrong"}),
@@ -257,7 +269,8 @@ def test_the_expected_table_is_what_roles_py_says():
                         ("push void of another's record", "void_any"),
                         ("GET /api/events/<slug>/review", "read_review"),
                         ("GET /api/events/<slug>/calls", "read_calls"), ("POST .../calls/<id>/take", "answer_calls"),
-                        ("POST /api/events/<slug>/calls", "create_call")]:
+                        ("POST /api/events/<slug>/calls", "create_call"),
+                        ("GET /api/events/<slug>/deck-checks", "read_deck_checks")]:
         for role, i in column.items():
             assert (EXPECTED[action][i] == "Y") == roles.may(role, key), (action, role)
     for role, i in column.items():

@@ -8,7 +8,7 @@ const TIMEOUT_MS = 8000;
 
 // Every action of the phone's worker (shared_rules/worker.py) has its twin on the server,
 // run by the same Python function: POST /api/engine/<action> with the same request.
-const ACTIONS = new Set(["evaluate", "facts_read", "history", "history_seen", "penalty_payload", "replacement", "results", "review"]);
+const ACTIONS = new Set(["evaluate", "facts_read", "history", "history_seen", "penalty_payload", "replacement", "results", "review", "deck_checks"]);
 
 /** Whether the server can answer `action` now (the phone is online and there is an endpoint). */
 export function serverAnswers(action) {

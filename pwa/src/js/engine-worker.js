@@ -128,7 +128,8 @@ started.then(
 );
 
 // The message table: each action is answered by shared_rules.worker.handle.
-const ACTIONS = ["evaluate", "facts_read", "history", "history_seen", "penalty_payload", "replacement", "results", "review"];
+const ACTIONS = ["evaluate", "facts_read", "history", "history_seen", "penalty_payload", "replacement", "results", "review",
+  "deck_checks"];
 const actions = Object.fromEntries(ACTIONS.map((action) => [action, async (text) => {
   const { handle } = await started;
   const reply = JSON.parse(handle(action, text));

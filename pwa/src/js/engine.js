@@ -176,6 +176,12 @@ export async function tableResults(records) {
   return JSON.parse((await call("results", { records })).text);
 }
 
+/** Every deck check of these records (shared_rules.board.deck_checks): [{record, player,
+ * round, table, judge, started_ms, finished_ms (null: under way), outcome, mid_game}]. */
+export async function deckChecks(records) {
+  return JSON.parse((await call("deck_checks", { records })).text);
+}
+
 /** Evaluate a request; resolves to the answer object (see answeredBy). */
 export async function evaluate(request) {
   const { text, by } = await call("evaluate", request);

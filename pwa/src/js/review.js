@@ -4,8 +4,9 @@
 // decisions, made as records (approval, resolution, or a void and the penalty issued instead).
 //
 // A floor judge sees the flagged penalties they issued, read-only. Items are
-// {kind: "approval" | "conflict", record, player, judge, created_ms, infraction, penalty,
-// table, round, notes, waiting}; a conflict adds expected, needs, unseen, history and resolution.
+// {kind: "approval" | "conflict" | "appeal", record, player, judge, created_ms, infraction,
+// penalty, table, round, notes, waiting}; a conflict adds expected, needs, unseen, history and
+// resolution; an appeal adds ruling, ruled_by, call (and penalty: the appealed record's id).
 import { replacement, review } from "./engine.js";
 import { addRecord, app, eventContext, eventRecords, penaltyName, recordEvents } from "./state.js";
 import { recordPenalty } from "./penalty-record.js";
@@ -95,6 +96,25 @@ export function flagText(item) {
 /** The head judge approves or refuses a penalty waiting for them. */
 export function decide(item, approved) {
   return addRecord("approval", { record: item.record, approved });
+}
+
+/** Whether this phone's judge made the ruling an appeal item is about: the head judge then
+ * consults another judge before deciding (Wonders of the First §3.9, 004_348b1a1435ac9899.txt;
+ * the server refuses the decision without `consulted`). */
+export function ruledFirst(item) {
+  return item.kind === "appeal" && sameJudge(item.ruled_by, app.session?.judge_name);
+}
+
+/** Whether two judge names are the same judge (spaces around and letter case ignored). */
+export function sameJudge(a, b) {
+  return typeof a === "string" && typeof b === "string" && a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/** The head judge's decision on an appeal: `outcome` "confirmed" or "changed" (then with the
+ * new `ruling`), and the judge `consulted` (required where ruledFirst). */
+export function decideAppeal(item, outcome, ruling, consulted) {
+  return addRecord("appeal_decision", { appeal: item.record, outcome, ruling: ruling || null,
+    consulted: consulted || null });
 }
 
 /** The head judge keeps a flagged penalty as issued, with a reason (the flag stays, marked kept). */

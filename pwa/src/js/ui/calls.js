@@ -1,24 +1,13 @@
 // The judge calls panel, above every screen of a judge's phone: each open or taken call with
 // its table, reason and age; "On my way" takes it, "Close" closes it with an optional
-// ruling, and after closing "Player appeals" opens the appeal form with the call's table and
-// ruling. New calls alert (banner, tone, vibration, system notification); a call nobody took
+// ruling, and after closing "Player appeals" opens the appeal form (ui/appeal.js) with the
+// call's table, round and ruling. New calls alert (banner, tone, vibration, system notification); a call nobody took
 // in the organiser's time alerts the head judge.
 import { h, fill } from "../dom.js";
 import { app } from "../state.js";
 import { serverNow } from "../servertime.js";
 import { callsState, closeCall, readsCalls, reasonLabel, takeCall } from "../calls.js";
 import { showAlert } from "./alerts.js";
-
-// The appeal form is its own screen module; it is handed in here with setAppealOpener, and
-// the "Player appeals" button shows only once it is.
-let appealOpener = null;
-
-/** Give the function that opens the appeal form: fn({table, round, player, ruling, ruledBy,
- * call, penalty}). */
-export function setAppealOpener(fn) {
-  appealOpener = fn;
-  draw();
-}
 
 let closedHere = null; // the call this phone closed last: {call, ruling}
 let closing = null;    // id of the call whose close form is open
@@ -76,11 +65,13 @@ function closedItem() {
   const { call, ruling } = closedHere;
   return h("div", { id: "call-closed", class: "row" },
     h("span", {}, `Table ${call.table}: call closed${ruling ? " with a ruling" : ""}.`),
-    appealOpener && ruling ? h("button", { type: "button", id: "call-appeal", class: "secondary", onclick: () => {
+    ruling ? h("button", { type: "button", id: "call-appeal", class: "secondary", onclick: async () => {
       const c = closedHere.call;
       closedHere = null;
       draw();
-      appealOpener({ table: c.table, round: app.clock?.round?.number ?? null, player: null, ruling,
+      // The appeal form (ui/appeal.js) is loaded when first needed.
+      const { openAppeal } = await import("./appeal.js");
+      openAppeal({ table: c.table, round: app.clock?.round?.number ?? null, player: null, ruling,
                      ruledBy: app.session.judge_name, call: c.id, penalty: null });
     } }, "Player appeals") : null,
     h("button", { type: "button", class: "secondary", onclick: () => { closedHere = null; draw(); } }, "Done"));

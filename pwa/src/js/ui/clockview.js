@@ -6,13 +6,12 @@ import { clockFace, formatLeft, roundLeft, staleText, tableLeft, timeOfDay } fro
 import { serverNow } from "../servertime.js";
 import { clockEvents, clockNewsAge, endLocalRound, startLocalRound } from "../clockdata.js";
 import { evaluate } from "../engine.js";
+import { LIMITS, tableProblem } from "../checks.js";
 import { syncState } from "../sync.js";
 import { ALERT_CHOICES, alertMinutes, toggleAlertMinute } from "./alerts.js";
 import { answeredNote, waitingText } from "./engine-note.js";
 import { currentResults, resultText, showResult } from "./results.js";
 
-// The longest time extension the event's server accepts (minutes).
-const MAX_EXTENSION = 240;
 const REASONS = [
   ["judge_pause", "Judge pause", "pause_minutes"],
   ["deck_check", "Deck check", "deck_check_minutes"],
@@ -79,7 +78,10 @@ export async function render(main) {
           h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
                         onclick: () => showExtension(n) }, "+ Time"),
           h("button", { type: "button", class: "secondary", "aria-label": `Result of table ${n}`,
-                        onclick: () => showResult(extEl, n, p, result, onRecords) }, "Result")));
+                        onclick: () => showResult(extEl, n, p, result, onRecords) }, "Result"),
+          h("button", { type: "button", class: "secondary", "aria-label": `Deck check at table ${n}`, // ui/deckcheck.js
+                        onclick: () => import("./deckcheck.js").then((m) => m.showDeckCheck(extEl, n, p, onRecords)) },
+            "Deck check")));
     });
   }
 
@@ -134,9 +136,9 @@ export async function render(main) {
           h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
           answer.notes.map((n) => h("p", { class: "muted" }, n)),
           h("p", { class: "source" }, answer.sources.join("; ")),
-          add > 0 && add <= MAX_EXTENSION ? h("button", { type: "button", id: "ext-add", onclick: (ev) => addMinutes(add, ev.currentTarget) },
+          add > 0 && add <= LIMITS.minutes ? h("button", { type: "button", id: "ext-add", onclick: (ev) => addMinutes(add, ev.currentTarget) },
             `Add ${add} min to the table`) : null,
-          add > MAX_EXTENSION ? manual(`The event takes at most ${MAX_EXTENSION} minutes of extension: the head judge decides what to give.`) : null,
+          add > LIMITS.minutes ? manual(`The event takes at most ${LIMITS.minutes} minutes of extension: the head judge decides what to give.`) : null,
           add == null ? manual("") : null));
       } catch (err) {
         fill(out, h("p", { class: "bad-text" }, err.message));
@@ -144,11 +146,13 @@ export async function render(main) {
     }
     let adding = false;
     async function addMinutes(add, btn) {
-      if (adding || !(add > 0 && add <= MAX_EXTENSION)) return;
+      if (adding || !(add > 0 && add <= LIMITS.minutes)) return;
       const t = Number(tableIn.value);
-      if (!t) {
+      const problem = tableProblem(tableIn.value, true);
+      if (problem) {
         out.querySelector("#ext-missing")?.remove();
-        out.prepend(h("p", { class: "bad-text", id: "ext-missing" }, "Enter the table number first."));
+        out.prepend(h("p", { class: "bad-text", id: "ext-missing" },
+          tableIn.value === "" ? "Enter the table number first." : `Table: ${problem}.`));
         tableIn.focus();
         return;
       }
@@ -162,7 +166,7 @@ export async function render(main) {
     }
     // Where the policy states nothing, the head judge's decision is entered by hand.
     function manual(text) {
-      const hj = h("input", { id: "ext-manual", type: "number", min: "0.5", max: String(MAX_EXTENSION), step: "0.5",
+      const hj = h("input", { id: "ext-manual", type: "number", min: "0.5", max: String(LIMITS.minutes), step: "0.5",
                               inputmode: "decimal", "aria-describedby": "ext-manual-error" });
       const error = h("p", { class: "bad-text", id: "ext-manual-error", role: "alert", hidden: true });
       return h("div", {}, text ? h("p", {}, text) : null,
@@ -170,12 +174,12 @@ export async function render(main) {
         h("button", { type: "button", id: "ext-manual-add", style: "margin-top:0.6rem", onclick: (ev) => {
           const given = hj.value.trim() === "" ? NaN : Number(hj.value);
           // The event's server takes more than 0 and at most 240 minutes.
-          if (Number.isFinite(given) && given > 0 && given <= MAX_EXTENSION) {
+          if (Number.isFinite(given) && given > 0 && given <= LIMITS.minutes) {
             error.hidden = true;
             hj.removeAttribute("aria-invalid");
             addMinutes(given, ev.currentTarget);
           } else {
-            error.textContent = `Enter the minutes as a number above 0 and at most ${MAX_EXTENSION}.`;
+            error.textContent = `Enter the minutes as a number above 0 and at most ${LIMITS.minutes}.`;
             error.hidden = false;
             hj.focus();
             hj.setAttribute("aria-invalid", "true");

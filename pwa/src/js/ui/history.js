@@ -6,6 +6,7 @@ import { addRecord, app, eventRecords, infractionName, penaltyName, playerName }
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { decide, flagText, reviewList, reviewShown } from "../review.js";
+import { appealButton } from "./appeal.js";
 
 export async function render(main, [playerArg]) {
   const { all, voided } = await eventRecords();
@@ -13,7 +14,8 @@ export async function render(main, [playerArg]) {
   const ids = new Map((app.detail?.players || []).map((p) => [String(p.id), p.name]));
   for (const r of penalties) if (!ids.has(String(r.payload.player))) ids.set(String(r.payload.player), String(r.payload.player));
   const counts = new Map();
-  for (const r of penalties) if (!voided.has(r.id)) counts.set(String(r.payload.player), (counts.get(String(r.payload.player)) || 0) + 1);
+  // the server refused a rejected record: it is listed (with why) but counts for nothing
+  for (const r of penalties) if (!voided.has(r.id) && r.sync !== "rejected") counts.set(String(r.payload.player), (counts.get(String(r.payload.player)) || 0) + 1);
 
   const asOf = app.session.standalone ? "Records on this phone only."
     : syncState.last_ok_ms ? `As of ${timeOfDay(syncState.last_ok_ms)}, the last sync with the event.` : "Not yet synced: only this phone's records.";
@@ -55,6 +57,7 @@ export async function render(main, [playerArg]) {
         } }, text));
       }
     }
+    if (!app.session.standalone && role !== "scorekeeper") buttons.push(appealButton(r, r.payload));
     return buttons.length ? h("div", { class: "row", style: "margin-top:0.4rem" }, buttons) : null;
   }
 

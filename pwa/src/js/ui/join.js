@@ -1,7 +1,7 @@
 // Join: type (or scan) the event's join code, or use a ruleset on its own without a server.
 import { append, h } from "../dom.js";
 import { api } from "../api.js";
-import { app, appJSON } from "../state.js";
+import { app, appJSON, eventRecords } from "../state.js";
 import { openSession } from "../main.js";
 import { render as redraw } from "../router.js";
 import * as store from "../store.js";
@@ -106,6 +106,12 @@ export async function render(main, [codeArg]) {
       leaveStatus.textContent = "Checking for records still to send…";
       const blocked = await leaveBlocked();
       if (blocked) { leaveStatus.textContent = blocked; return; }
+      const refused = app.session.standalone ? 0 : (await eventRecords()).all.filter((r) => r.sync === "rejected").length;
+      // records the server refused exist only on this phone: leaving deletes them, so ask once
+      if (refused && !confirm(`${refused === 1 ? "1 record the server refused is" : `${refused} records the server refused are`} kept only on this phone (the Sync screen lists them, with why). Leaving deletes ${refused === 1 ? "it" : "them"}. Leave anyway?`)) {
+        leaveStatus.textContent = "Still in this event: the refused records are on the Sync screen.";
+        return;
+      }
       await openSession(null);
       location.hash = "#/join";
       redraw();

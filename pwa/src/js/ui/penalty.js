@@ -5,15 +5,15 @@
 // and answer fields, in its words; the history and the record's payload come from the engine.
 import { append, h, fill } from "../dom.js";
 import { app, currentTables, eventContext, eventRecords, penaltyName, playerName, request } from "../state.js";
+import { appealButton } from "./appeal.js";
 import { evaluate, factsRead, history as playerHistory, historySeen, penaltyPayload } from "../engine.js";
 import { recordPenalty } from "../penalty-record.js";
+import { LIMITS, tableProblem, textProblem } from "../checks.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { answerLines, ask, factName, humanize, sentence, setFact } from "./questions.js";
 import { answeredNote, waitingText } from "./engine-note.js";
 
-// The organiser's server refuses a penalty whose notes are longer than this.
-const NOTES_MAX = 2000;
 // Asked on the screen itself (the infraction picked, the player's history, the chooser).
 const ASKED_UP_FRONT = new Set(["infraction", "history", "issuing"]);
 
@@ -44,7 +44,18 @@ function upgradedFrom(answer, notStated) {
   return "Upgraded for earlier penalties";
 }
 
+// Who and where the next Penalty screen is for (a deck check that found a problem): the
+// player and table fields are filled in with them once an infraction is chosen.
+let preset = null;
+
+/** Fill in the player and table of the next Penalty screen: `{player (an id or a name), table}`. */
+export function presetPenalty(given) {
+  preset = given;
+}
+
 export async function render(main, [infractionArg]) {
+  const presetFor = preset;
+  preset = null;
   const infractions = app.ruleset.infractions || [];
   const search = h("input", { id: "pen-search", type: "search", autocomplete: "off", placeholder: "e.g. slow, deck, late" });
   const results = h("ul", { class: "list", id: "pen-results", "aria-label": "Matching infractions" });
@@ -76,6 +87,10 @@ export async function render(main, [infractionArg]) {
       const t = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
       tableIn.value = t ? t.number : "";
     });
+    if (presetFor) {
+      playerIn.value = String(presetFor.player);
+      tableIn.value = presetFor.table ?? "";
+    }
     const selects = [];
     const details = h("details", { hidden: true }, h("summary", {}, "More details (optional)"));
     optionalDetails(inf).then((found) => {
@@ -100,6 +115,13 @@ export async function render(main, [infractionArg]) {
       ev?.preventDefault();
       const player = playerIn.value.trim();
       if (!player) { fill(out, h("p", { class: "bad-text" }, "Say which player first.")); playerIn.focus(); return; }
+      const wrong = (!/^\d+$/.test(player) && textProblem(player, LIMITS.name, false)) ? ["pen-player", `Player's name: ${textProblem(player, LIMITS.name, false)}.`]
+        : tableProblem(tableIn.value) ? ["pen-table", `Table: ${tableProblem(tableIn.value)}.`] : null;
+      if (wrong) {
+        fill(out, h("p", { class: "bad-text", role: "alert" }, wrong[1]));
+        document.getElementById(wrong[0])?.focus();
+        return;
+      }
       fill(out, h("p", {}, waitingText()));
       let answer;
       let f;
@@ -151,7 +173,7 @@ export async function render(main, [infractionArg]) {
       return h("div", {}, h("label", { for: "pen-issuing" }, "Penalty the judge chooses"), sel);
     }
 
-    return h("form", { onsubmit: decide, "aria-label": "Who and what" },
+    return h("form", { onsubmit: decide, novalidate: true, "aria-label": "Who and what" },
       h("label", { for: "pen-player" }, "Player"), playerIn,
       h("label", { for: "pen-table" }, "Table"), tableIn,
       details,
@@ -193,14 +215,14 @@ export async function render(main, [infractionArg]) {
       answer.notes.map((n) => h("p", { class: "muted" }, n)),
       h("p", { class: "source" }, "Source: ", answer.sources.join("; ")),
       h("label", { for: "pen-notes" }, "Notes (optional)"),
-      h("textarea", { id: "pen-notes", rows: "2", maxlength: String(NOTES_MAX) }),
+      h("textarea", { id: "pen-notes", rows: "2", maxlength: String(LIMITS.notes) }),
       h("p", { class: "bad-text", id: "pen-notes-error", role: "alert", hidden: true }),
       h("button", { type: "button", id: "pen-record", class: "wide", style: "margin-top:0.6rem", onclick: async (ev) => {
         const btn = ev.currentTarget;
         const notes = document.getElementById("pen-notes").value.trim();
         const notesError = document.getElementById("pen-notes-error");
-        if (notes.length > NOTES_MAX) {
-          notesError.textContent = `Notes are too long: ${notes.length} characters, at most ${NOTES_MAX}. Shorten them to record.`;
+        if (textProblem(notes)) {
+          notesError.textContent = `Notes: ${textProblem(notes)}. Change them to record.`;
           notesError.hidden = false;
           return;
         }
@@ -219,15 +241,18 @@ export async function render(main, [infractionArg]) {
           btn.disabled = false;
           return;
         }
-        await recordPenalty(payload, answer);
+        const stored = await recordPenalty(payload, answer);
         btn.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
-          app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."));
+          app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."),
+        app.session.standalone ? null : appealButton(stored, payload));
       } }, notStated ? "Record it for the head judge to decide" : "Record this penalty"));
   }
 
   search.addEventListener("input", list);
   append(main,
     h("h1", {}, "Penalty"),
+    presetFor ? h("p", { id: "pen-preset" }, `For ${playerName(presetFor.player)}`
+      + `${presetFor.table ? ` at table ${presetFor.table}` : ""}: find the infraction.`) : null,
     h("label", { for: "pen-search" }, "Find an infraction"), search,
     results, detail);
   list();

@@ -3,20 +3,24 @@
 // decides each flagged penalty (one decided without another judge's earlier penalties of the
 // same player): keep it as issued, with a reason, or issue the policy's penalty instead. A
 // floor judge sees the flagged penalties they issued, read-only. Kept ones are listed below.
+// Appeals wait here too: the head judge confirms or changes the ruling, and one who made the
+// ruling names the judge they consulted first. Below, the head judge sees the event's
+// deck-check coverage (from the organiser's server, when it can be reached).
 import { append, fill, h } from "../dom.js";
+import { LIMITS, textProblem } from "../checks.js";
 import { app, infractionName, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
-import { decide, decides, flagText, issueInstead, keep, onReviewChange, reviewList } from "../review.js";
+import { decide, decideAppeal, decides, flagText, issueInstead, keep, onReviewChange, reviewList, ruledFirst,
+  sameJudge } from "../review.js";
 import { waitingText } from "./engine-note.js";
-
-// The organiser's server refuses a reason longer than this.
-const REASON_MAX = 2000;
+import { coverageSection } from "./deckcoverage.js";
 
 export async function render(main) {
   const status = h("p", { id: "review-status", role: "status" });
   const box = h("div", { id: "review-list" }, h("p", { class: "muted" }, waitingText()));
   const drafts = new Map(); // reasons being typed, by record id: kept when the list is drawn again
+  const coverage = decides() ? coverageSection() : null; // fetched once per visit of the screen
   append(main, h("h1", {}, "Review"), status, box);
 
   function say(text, bad = false) {
@@ -56,15 +60,15 @@ export async function render(main) {
 
   function conflictActions(item) {
     const id = `review-reason-${item.record}`;
-    const reason = h("textarea", { id, rows: "2", maxlength: String(REASON_MAX), "data-reason": item.record,
+    const reason = h("textarea", { id, rows: "2", maxlength: String(LIMITS.notes), "data-reason": item.record,
       oninput: () => drafts.set(item.record, reason.value) });
     reason.value = drafts.get(item.record) || "";
     const error = h("p", { class: "bad-text", role: "alert", hidden: true });
     const keepIt = (ev) => {
       ev.preventDefault();
       const text = reason.value.trim();
-      if (!text) {
-        error.textContent = "Say why it is kept as issued: the reason goes with the record.";
+      if (!text || textProblem(text)) {
+        error.textContent = text ? `The reason: ${textProblem(text)}.` : "Say why it is kept as issued: the reason goes with the record.";
         error.hidden = false;
         reason.focus();
         return;
@@ -84,18 +88,75 @@ export async function render(main) {
           "Keep as issued")));
   }
 
+  function appealActions(item) {
+    const id = `review-ruling-${item.record}`;
+    const ruling = h("textarea", { id, rows: "2", maxlength: String(LIMITS.notes), "data-ruling": item.record,
+      oninput: () => drafts.set(`ruling:${item.record}`, ruling.value) });
+    ruling.value = drafts.get(`ruling:${item.record}`) || "";
+    const consultedId = `review-consulted-${item.record}`;
+    const consulted = ruledFirst(item) ? h("input", { id: consultedId, autocomplete: "off", maxlength: "100",
+      "data-consulted": item.record, value: drafts.get(`consulted:${item.record}`) || "",
+      oninput: () => drafts.set(`consulted:${item.record}`, consulted.value) }) : null;
+    // what is typed, and a refusal shown, stay when the list is drawn again (a sync)
+    const said = drafts.get(`error:${item.record}`);
+    const error = h("p", { class: "bad-text", role: "alert", hidden: !said }, said || "");
+    const go = (ev, outcome) => {
+      const text = ruling.value.trim();
+      const who = consulted?.value.trim() || null;
+      const problem = consulted && !who ? "You made this ruling: name the judge you consulted before deciding."
+        : consulted && sameJudge(who, app.session.judge_name) ? "The judge consulted is another judge than you."
+          : outcome === "changed" && !text ? "Write the new ruling to change it."
+            : textProblem(text) ? `The ruling: ${textProblem(text)}.`
+              : who && textProblem(who, LIMITS.judge, false) ? `The judge consulted: ${textProblem(who, LIMITS.judge, false)}.` : null;
+      if (problem) {
+        error.textContent = problem;
+        error.hidden = false;
+        drafts.set(`error:${item.record}`, problem);
+        (consulted && !who ? consulted : ruling).focus();
+        return;
+      }
+      error.hidden = true;
+      drafts.delete(`error:${item.record}`);
+      act(ev.currentTarget, () => decideAppeal(item, outcome, outcome === "changed" ? text : null, who),
+        outcome === "changed" ? "Ruling changed." : "Ruling confirmed.");
+    };
+    return h("div", {},
+      consulted ? [h("label", { for: consultedId }, "You made this ruling: the judge you consulted (required)"), consulted]
+        : null,
+      h("label", { for: id }, "New ruling (to change it)"), ruling, error,
+      h("div", { class: "row", style: "margin-top:0.4rem" },
+        h("button", { type: "button", "data-appeal-decide": "confirmed", onclick: (ev) => go(ev, "confirmed") },
+          "Confirm the ruling"),
+        h("button", { type: "button", class: "secondary", "data-appeal-decide": "changed",
+          onclick: (ev) => go(ev, "changed") }, "Change the ruling")));
+  }
+
+  // What each kind of review item says and which decisions it offers (shared_rules.review.KINDS).
+  const KINDS = {
+    approval: {
+      title: (item) => infractionName(item.infraction),
+      what: (item) => `${item.penalty == null ? "Penalty for the head judge to decide" : penaltyName(item.penalty)}: `
+        + "waits for the head judge's approval",
+      actions: approvalActions,
+    },
+    conflict: { title: (item) => infractionName(item.infraction), what: flagText, flag: true, actions: conflictActions },
+    appeal: {
+      title: () => "appeal: waiting",
+      what: (item) => `Ruling by ${item.ruled_by}: ${item.ruling}`,
+      actions: appealActions,
+    },
+  };
+
   function row(item, acting) {
-    const what = item.kind === "approval"
-      ? `${item.penalty == null ? "Penalty for the head judge to decide" : penaltyName(item.penalty)}: waits for the head judge's approval`
-      : flagText(item);
+    const kind = KINDS[item.kind];
     return h("li", { "data-record": item.record, "data-kind": item.kind },
-      h("strong", {}, playerName(item.player)), " — ", infractionName(item.infraction),
-      h("p", { class: item.kind === "conflict" ? "flag" : "" }, what),
+      h("strong", {}, playerName(item.player)), " — ", kind.title(item),
+      h("p", { class: kind.flag ? "flag" : "" }, kind.what(item)),
       h("p", { class: "small muted" }, meta(item)),
       item.notes ? h("p", { class: "small notes" }, "Notes: ", item.notes) : null,
       item.resolution ? h("p", { class: "kept" }, `Kept as issued: ${item.resolution.reason}`,
         item.resolution.judge ? ` (${item.resolution.judge})` : "") : null,
-      !acting ? null : item.kind === "approval" ? approvalActions(item) : conflictActions(item));
+      acting ? kind.actions(item) : null);
   }
 
   async function draw() {
@@ -108,7 +169,8 @@ export async function render(main) {
     }
     if (!app.session) return;
     const head = decides();
-    const focused = document.activeElement?.dataset?.reason;
+    const focused = box.contains(document.activeElement) && document.activeElement.matches("textarea, input")
+      ? document.activeElement.id : null;
     const asOf = syncState.last_ok_ms ? `As of ${timeOfDay(syncState.last_ok_ms)}, the last sync with the event.`
       : "Not yet synced: only this phone's records.";
     fill(box,
@@ -119,9 +181,10 @@ export async function render(main) {
       list.waiting.length ? h("ul", { class: "list", id: "review-waiting" }, list.waiting.map((item) => row(item, head)))
         : h("p", { class: "muted", id: "review-empty" }, head ? "Nothing waits for you." : "None of your penalties is flagged."),
       list.kept.length ? [h("h2", {}, `Kept as issued (${list.kept.length})`),
-        h("ul", { class: "list", id: "review-kept" }, list.kept.map((item) => row(item, false)))] : null);
+        h("ul", { class: "list", id: "review-kept" }, list.kept.map((item) => row(item, false)))] : null,
+      head ? coverage : null);
     if (focused) {
-      const again = box.querySelector(`textarea[data-reason="${CSS.escape(focused)}"]`);
+      const again = document.getElementById(focused);
       if (again) {
         again.focus({ preventScroll: true });
         again.setSelectionRange(again.value.length, again.value.length);

@@ -1,0 +1,37 @@
+// What the organiser's server accepts in a record's fields, checked on screen before a record
+// is made, so that a record is never refused later for a value typed here (a refused record
+// stays only on this phone). The server's own checks are server/records.py and
+// server/fields.py; tests/server/test_app_checks.py keeps these numbers equal to its.
+
+export const LIMITS = Object.freeze({
+  table: 9999, // table numbers run from 1 to this
+  name: 200, // a player's name typed in place of one of the event's players
+  judge: 100, // a judge's name (who ruled, who was consulted)
+  notes: 2000, // notes, reasons, rulings
+  minutes: 240, // one time extension, at most
+});
+
+// a lone surrogate half, NUL and other control characters (line breaks and tabs are allowed
+// in free text that may span lines)
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const CONTROL_ONE_LINE = /[\u0000-\u001F\u007F-\u009F]/;
+
+/** Why `text` cannot be recorded as free text of at most `max` characters, or null; shown
+ *  after a label ("Notes: too long: 2001 characters, at most 2000.").
+ *  `multiline`: line breaks and tabs allowed (notes); otherwise one line (a name). */
+export function textProblem(text, max = LIMITS.notes, multiline = true) {
+  if (LONE_SURROGATE.test(text)) return "contains a broken character (half of a pair): type it again";
+  if (text.includes("\u0000")) return "contains a NUL character, which cannot be recorded";
+  if ((multiline ? CONTROL : CONTROL_ONE_LINE).test(text)) return "contains a control character, which cannot be recorded";
+  if (text.length > max) return `too long: ${text.length} characters, at most ${max}`;
+  return null;
+}
+
+/** Why `value` (a number, a field's text, or null/"" for none) is not a table number, or null. */
+export function tableProblem(value, required = false) {
+  if (value == null || value === "") return required ? "a table number is needed" : null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > LIMITS.table) return `must be a whole number from 1 to ${LIMITS.table}`;
+  return null;
+}

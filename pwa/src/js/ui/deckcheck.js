@@ -1,0 +1,162 @@
+// Deck check at a table (Clock screen): the judge starts a check when they take a player's
+// deck (a `deck_check` record, phase "started") and finishes it when the deck is back (phase
+// "finished", naming the started record, with the outcome). On finishing, the engine's
+// `extension` query is asked with the check's length (facts.deck_check_minutes, and
+// facts.mid_game where the ruleset reads it) and its minutes are recorded as the table's
+// time extension (reason deck_check), which every phone's clock gets after sync. Where the
+// ruleset has no extension query or states no value, the screen says "not stated" and the
+// judge types the minutes. A problem found leads to the Penalty screen with the player and
+// table filled in. The checks themselves are the engine's (shared_rules.board.deck_checks).
+import { fill, h } from "../dom.js";
+import { addRecord, app, eventRecords, playerName, request } from "../state.js";
+import { deckChecks, evaluate, factsRead } from "../engine.js";
+import { serverNow } from "../servertime.js";
+import { timeOfDay } from "../clock.js";
+import { answeredNote, waitingText } from "./engine-note.js";
+
+// The longest time extension the event's server accepts (minutes).
+const MAX_EXTENSION = 240;
+
+/** The checks under way at `table` in the current round (oldest first). */
+export async function openChecks(table) {
+  const { all } = await eventRecords();
+  const round = app.clock?.round?.number ?? 1;
+  return (await deckChecks(all)).filter((c) => c.round === round && c.table === table && c.finished_ms == null);
+}
+
+/** The check's length in minutes (to a tenth), from its start to now (the server's clock as
+ * this phone measures it, like every record's time). */
+function minutesSince(startedMs) {
+  return Math.max(0, Math.round((serverNow() - startedMs) / 6000) / 10);
+}
+
+/** Draw the deck-check panel for `table` (its pairing `{player_a, player_b}` or null) into
+ * `box`; `done()` is called after each record made here (the clock redraws). */
+export async function showDeckCheck(box, table, pairing, done) {
+  fill(box, h("p", {}, waitingText()));
+  let open;
+  try {
+    open = await openChecks(table);
+  } catch (err) {
+    fill(box, h("p", { class: "bad-text" }, err.message));
+    return;
+  }
+  const close = h("button", { type: "button", class: "secondary", onclick: () => fill(box) }, "Close");
+  const round = app.clock?.round?.number ?? 1;
+  if (!open.length) {
+    const seated = pairing ? [pairing.player_a, pairing.player_b].filter((p) => p != null) : [];
+    const choices = seated.length ? seated : (app.detail?.players || []).map((p) => p.id);
+    const player = choices.length
+      ? h("select", { id: "dc-player" }, choices.map((id) => h("option", { value: id }, playerName(id))))
+      : h("input", { id: "dc-player", autocomplete: "off" });
+    const midGame = h("input", { id: "dc-mid-game", type: "checkbox" });
+    const error = h("p", { class: "bad-text", role: "alert", hidden: true });
+    const start = async (ev) => {
+      ev.preventDefault();
+      const value = player.value.trim();
+      if (!value) { error.textContent = "Say whose deck is checked."; error.hidden = false; return; }
+      if (ev.submitter) ev.submitter.disabled = true;
+      await addRecord("deck_check", { player: /^\d+$/.test(value) && choices.length ? Number(value) : value,
+        table, round, phase: "started", mid_game: midGame.checked });
+      done();
+      showDeckCheck(box, table, pairing, done);
+    };
+    fill(box, h("form", { class: "card", id: "deck-check", onsubmit: start, "aria-labelledby": "dc-h" },
+      h("h2", { id: "dc-h" }, `Deck check at table ${table}`),
+      h("label", { for: "dc-player" }, "Player"), player,
+      h("label", { class: "check" }, midGame, " In the middle of a game"),
+      error,
+      h("div", { class: "row", style: "margin-top:0.7rem" },
+        h("button", { type: "submit", id: "dc-start" }, "Start the deck check"), close)));
+    box.querySelector("#dc-start").focus();
+    return;
+  }
+  const check = open[0];
+  const out = h("div", { id: "dc-answer", "aria-live": "polite" });
+  const midGame = h("input", { id: "dc-mid-game", type: "checkbox", checked: check.mid_game });
+  const finish = async (outcome, button) => {
+    for (const b of box.querySelectorAll("button")) b.disabled = true;
+    const minutes = minutesSince(check.started_ms);
+    await addRecord("deck_check", { player: check.player, table, round: check.round, phase: "finished",
+      started: check.record, outcome, mid_game: midGame.checked });
+    done();
+    button.closest("form")?.replaceWith(out);
+    await extension(out, { table, round: check.round, minutes, midGame: midGame.checked }, done);
+    if (outcome === "wrong") {
+      out.append(h("button", { type: "button", class: "wide", id: "dc-penalty", onclick: async () => {
+        const penalty = await import("./penalty.js");
+        penalty.presetPenalty({ player: check.player, table });
+        location.hash = "#/penalty";
+      } }, `Look up the penalty for ${playerName(check.player)}`));
+      out.querySelector("#dc-penalty").focus();
+    }
+  };
+  fill(box, h("form", { class: "card", id: "deck-check", "aria-labelledby": "dc-h", onsubmit: (ev) => ev.preventDefault() },
+    h("h2", { id: "dc-h" }, `Deck check at table ${table}`),
+    h("p", { id: "dc-under-way" }, `${playerName(check.player)}'s deck, taken at ${timeOfDay(check.started_ms)} by `
+      + `${check.judge || "a judge"}.`),
+    h("label", { class: "check" }, midGame, " In the middle of a game"),
+    h("div", { class: "row", style: "margin-top:0.7rem" },
+      h("button", { type: "button", id: "dc-ok", onclick: (ev) => finish("ok", ev.currentTarget) }, "Finished: deck correct"),
+      h("button", { type: "button", id: "dc-wrong", class: "secondary", onclick: (ev) => finish("wrong", ev.currentTarget) },
+        "Finished: problem found"),
+      close)));
+  box.querySelector("#dc-ok").focus();
+}
+
+/** Ask the engine what the table gets for a check of `minutes` and record it; where the
+ * policy states nothing, the judge types the minutes. */
+async function extension(out, { table, round, minutes, midGame }, done) {
+  const record = async (given) => {
+    await addRecord("time_extension", { table, round, minutes: given, reason: "deck_check" });
+    done();
+    out.querySelector("#dc-not-stated")?.remove();
+    out.append(h("p", { class: "ok-text", id: "dc-extended", role: "status" },
+      `Table ${table} gets +${given} min; every phone's clock has it after sync.`));
+  };
+  const manual = (text) => {
+    const input = h("input", { id: "dc-manual", type: "number", min: "0.5", max: String(MAX_EXTENSION), step: "0.5",
+      inputmode: "decimal" });
+    const error = h("p", { class: "bad-text", role: "alert", hidden: true });
+    return h("div", { id: "dc-not-stated" }, h("p", {}, text),
+      h("label", { for: "dc-manual" }, "Minutes to add"), input, error,
+      h("button", { type: "button", id: "dc-manual-add", onclick: (ev) => {
+        const given = input.value.trim() === "" ? NaN : Number(input.value);
+        if (!(Number.isFinite(given) && given > 0 && given <= MAX_EXTENSION)) {
+          error.textContent = `Enter the minutes as a number above 0 and at most ${MAX_EXTENSION}.`;
+          error.hidden = false;
+          return;
+        }
+        ev.currentTarget.disabled = true;
+        record(given);
+      } }, "Add these minutes"));
+  };
+  const took = h("p", { id: "dc-took" }, `The check took ${minutes} min.`);
+  if (!app.ruleset?.queries?.extension) {
+    fill(out, took, manual("Time extension for a deck check: not stated by this policy. The judge decides."));
+    return;
+  }
+  fill(out, took, h("p", {}, waitingText()));
+  try {
+    const reads = await factsRead(app.session.event.ruleset, "extension").catch(() => []);
+    const facts = { deck_check_minutes: minutes };
+    if (reads.some((f) => f.name === "mid_game")) facts.mid_game = midGame;
+    if (app.session.event.round_minutes) facts.round_minutes = app.session.event.round_minutes;
+    const answer = await evaluate(request("extension", facts));
+    const add = answer.extension_minutes;
+    fill(out, took, h("div", { class: "card decision" },
+      h("p", { class: "big-penalty", id: "dc-result" }, add == null ? "Not stated by this policy" : `+${add} min`),
+      answeredNote(answer),
+      h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
+      answer.notes.map((n) => h("p", { class: "muted" }, n)),
+      h("p", { class: "source" }, answer.sources.join("; "))));
+    if (add == null || add > MAX_EXTENSION) {
+      out.append(manual(add == null ? "The policy states no time for this: the judge decides."
+        : `The event takes at most ${MAX_EXTENSION} minutes of extension: the head judge decides.`));
+    } else if (add > 0) {
+      await record(add);
+    }
+  } catch (err) {
+    out.append(h("p", { class: "bad-text" }, err.message), manual("The judge decides the minutes."));
+  }
+}
