@@ -57,6 +57,7 @@ class CallOut(Schema):
     taken_by = fields.String(allow_none=True, metadata={"description": "the judge's name"})
     taken_ms = fields.Integer(allow_none=True)
     closed_ms = fields.Integer(allow_none=True)
+    closed_by = fields.String(allow_none=True, metadata={"description": "the judge who closed it"})
     ruling = fields.String(allow_none=True)
     escalated = fields.Boolean(metadata={"description": "open longer than the event's call_escalate_seconds"})
 
@@ -184,7 +185,7 @@ def table_call(slug, table):
 def calls_list(query, slug):
     """The event's calls that are not closed, oldest first (`?closed=1`: every call):
     `{"calls": [{"id", "table", "reason", "status", "created_ms", "taken_by", "taken_ms",
-    "closed_ms", "ruling", "escalated"}], "calls_seq", "escalate_seconds"}`; `escalated`: open for
+    "closed_ms", "closed_by", "ruling", "escalated"}], "calls_seq", "escalate_seconds"}`; `escalated`: open for
     longer than the event's `call_escalate_seconds` (the organiser's setting, given as
     `escalate_seconds` so a phone can tell when an open call will escalate). Judges only (floor judge, head
     judge, organiser): 401 without a token of this event, 403 for a scorekeeper."""
@@ -216,7 +217,8 @@ def take(slug, call_id):
 @bp.doc(security=BEARER)
 def close(body, slug, call_id):
     """Close the call, optionally with the ruling (`{"ruling"?: text up to 2000 characters}`);
-    a call nobody took is taken by this judge at the same moment. 409 when already closed."""
+    a call nobody took is taken by this judge at the same moment. 409 when already closed, or
+    when another judge took it and this one is not a head judge or the organiser."""
     event = get_event(slug)
     device = authorize(event, "answer_calls")
     call = close_call(event, get_call(event, call_id), device, body["ruling"] or None)

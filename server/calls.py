@@ -25,6 +25,7 @@ from .events import engine_event, utc_iso, write_csv
 from .extensions import db
 from .fields import text_problem
 from .models import Call, Device, Event
+from .roles import HEADS
 
 QUERY = "judge_call"
 NOT_STATED = ("not stated: this event's policy does not say who may call a judge, "
@@ -146,16 +147,20 @@ def take_call(event: Event, call: Call, device: Device) -> Call:
 
 
 def close_call(event: Event, call: Call, device: Device, ruling: str | None) -> Call:
-    """Close the call, with the ruling given if any. A call nobody took is taken by this
-    judge at the same moment. ApiError 409 when it is already closed."""
+    """Close the call, with the ruling given if any; `closed_by` names this judge. A call
+    nobody took is taken by this judge at the same moment. ApiError 409 when it is already
+    closed, or when another judge took it and this one is not the head judge (or organiser),
+    who may close any call (e.g. calls nobody needs)."""
     db.session.execute(db.select(Event.id).where(Event.id == event.id).with_for_update())
     db.session.refresh(call)
     if call.status == "closed":
         raise ApiError.conflict("this call is closed")
+    if call.status == "taken" and call.taken_device_id != device.id and device.role not in HEADS:
+        raise ApiError.conflict(f"{call.taken_by} took this call: they close it, or the head judge")
     now = timeutil.now_ms()
     if call.status == "open":
         call.taken_ms, call.taken_by, call.taken_device_id = now, device.judge_name, device.id
-    call.status, call.closed_ms, call.ruling = "closed", now, ruling
+    call.status, call.closed_ms, call.ruling, call.closed_by = "closed", now, ruling, device.judge_name
     bump_calls(event)
     db.session.commit()
     return call
@@ -168,10 +173,10 @@ def escalated(event: Event, call: Call, now: int) -> bool:
 
 def call_json(event: Event, call: Call, now: int) -> dict:
     """A call for judges: `{"id", "table", "reason", "status", "created_ms", "taken_by",
-    "taken_ms", "closed_ms", "ruling", "escalated"}`."""
+    "taken_ms", "closed_ms", "closed_by", "ruling", "escalated"}`."""
     return {"id": call.id, "table": call.table_number, "reason": call.reason, "status": call.status,
             "created_ms": call.created_ms, "taken_by": call.taken_by, "taken_ms": call.taken_ms,
-            "closed_ms": call.closed_ms, "ruling": call.ruling, "escalated": escalated(event, call, now)}
+            "closed_ms": call.closed_ms, "closed_by": call.closed_by, "ruling": call.ruling, "escalated": escalated(event, call, now)}
 
 
 def list_calls(event: Event, closed: bool = False) -> list[Call]:
@@ -194,7 +199,7 @@ def set_escalate_seconds(event: Event, seconds: int) -> None:
 
 
 CSV_COLUMNS = ["id", "table", "caller", "reason", "status", "created_utc", "created_ms", "taken_by",
-               "taken_utc", "taken_ms", "closed_utc", "closed_ms", "ruling"]
+               "taken_utc", "taken_ms", "closed_utc", "closed_ms", "closed_by", "ruling"]
 
 
 def calls_csv(event: Event) -> str:
@@ -207,5 +212,6 @@ def calls_csv(event: Event) -> str:
                      "created_utc": utc_iso(call.created_ms), "created_ms": call.created_ms,
                      "taken_by": call.taken_by or "", "taken_utc": utc_iso(call.taken_ms),
                      "taken_ms": call.taken_ms or "", "closed_utc": utc_iso(call.closed_ms),
-                     "closed_ms": call.closed_ms or "", "ruling": call.ruling or ""})
+                     "closed_ms": call.closed_ms or "", "closed_by": call.closed_by or "",
+                     "ruling": call.ruling or ""})
     return write_csv(CSV_COLUMNS, rows)

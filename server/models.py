@@ -194,6 +194,7 @@ class Call(db.Model):
     taken_device_id: Mapped[int | None] = mapped_column(ForeignKey("devices.id", ondelete="SET NULL"))
     closed_ms: Mapped[int | None] = mapped_column(BigInteger)
     ruling: Mapped[str | None] = mapped_column(String(2000))
+    closed_by: Mapped[str | None] = mapped_column(String(100))  # the judge who closed it (and gave the ruling)
 
 
 class OrganiserSession(db.Model):

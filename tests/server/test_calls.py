@@ -66,7 +66,7 @@ def test_judges_list_take_and_close_calls_and_a_second_judge_gets_409(app, clien
     listed = client.get(_calls(wotf["slug"]), headers=fay.headers).get_json()
     assert listed["calls"] == [{"id": call_id, "table": 3, "reason": "dispute", "status": "open",
                                 "created_ms": now.ms, "taken_by": None, "taken_ms": None, "closed_ms": None,
-                                "ruling": None, "escalated": False}]
+                                "closed_by": None, "ruling": None, "escalated": False}]
     seq = listed["calls_seq"]
     assert listed["escalate_seconds"] == 120  # the organiser's setting, by default
     now.advance(20_000)
@@ -80,11 +80,15 @@ def test_judges_list_take_and_close_calls_and_a_second_judge_gets_409(app, clien
     player_view = client.get(f"{_calls(wotf['slug'])}/table/3").get_json()["call"]
     assert player_view["status"] == "taken" and "taken_by" not in player_view
     now.advance(60_000)
+    # Gil did not take it: the ruling would be credited to Fay, so only she closes it
+    refused = client.post(f"{_calls(wotf['slug'])}/{call_id}/close", headers=gil.headers, json={"ruling": "x"})
+    assert refused.status_code == 409
+    assert refused.get_json()["error"]["message"] == "Fay Floor took this call: they close it, or the head judge"
     closed = client.post(f"{_calls(wotf['slug'])}/{call_id}/close", headers=fay.headers,
                          json={"ruling": "Play on: the attack was\nlegal."})
     assert closed.status_code == 200
-    assert (closed.get_json()["status"], closed.get_json()["closed_ms"], closed.get_json()["ruling"]) == (
-        "closed", now.ms, "Play on: the attack was\nlegal.")
+    assert (closed.get_json()["status"], closed.get_json()["closed_ms"], closed.get_json()["closed_by"],
+            closed.get_json()["ruling"]) == ("closed", now.ms, "Fay Floor", "Play on: the attack was\nlegal.")
     assert client.post(f"{_calls(wotf['slug'])}/{call_id}/close", headers=gil.headers, json={}).status_code == 409
     after = client.get(_calls(wotf["slug"]), headers=gil.headers).get_json()
     assert after["calls"] == [] and after["calls_seq"] == seq + 2
@@ -98,7 +102,18 @@ def test_closing_a_call_nobody_took_records_the_judge_who_closed_it(client, now,
     call_id = client.post(_calls(wotf["slug"]), json={"table": 2}).get_json()["id"]
     head = Phone(client, wotf, judge="Hana Head")
     body = client.post(f"{_calls(wotf['slug'])}/{call_id}/close", headers=head.headers, json={}).get_json()
-    assert (body["status"], body["taken_by"], body["ruling"]) == ("closed", "Hana Head", None)
+    assert (body["status"], body["taken_by"], body["closed_by"], body["ruling"]) == ("closed", "Hana Head", "Hana Head", None)
+
+
+def test_a_head_judge_closes_a_call_another_judge_took_and_is_named_as_closer(app, client, now, wotf):
+    call_id = client.post(_calls(wotf["slug"]), json={"table": 5}).get_json()["id"]
+    fay, head = Phone(client, wotf, judge="Fay Floor"), Phone(client, wotf, judge="Hana Head")
+    set_role(app, head.id, "head_judge")
+    client.post(f"{_calls(wotf['slug'])}/{call_id}/take", headers=fay.headers)
+    body = client.post(f"{_calls(wotf['slug'])}/{call_id}/close", headers=head.headers,
+                       json={"ruling": "No call needed"}).get_json()
+    assert (body["status"], body["taken_by"], body["closed_by"], body["ruling"]) == (
+        "closed", "Fay Floor", "Hana Head", "No call needed")
 
 
 def test_only_judges_of_the_event_read_and_answer_calls(app, client, now, wotf):
@@ -234,7 +249,7 @@ def test_a_call_stores_no_personal_data(app, client, now, wotf):
         columns = {c["name"] for c in sa.inspect(db.engine).get_columns("calls")}
         row = db.session.execute(sa.text("SELECT * FROM calls")).mappings().one()
     assert columns == {"id", "event_id", "table_number", "reason", "caller", "status", "created_ms", "taken_ms",
-                       "taken_by", "taken_device_id", "closed_ms", "ruling"}
+                       "taken_by", "taken_device_id", "closed_ms", "closed_by", "ruling"}
     text = " ".join(str(v) for v in row.values())
     assert "203.0.113" not in text and "Ada" not in text
 

@@ -30,6 +30,7 @@ def upgrade():
                     sa.Column('taken_device_id', sa.Integer(), nullable=True),
                     sa.Column('closed_ms', sa.BigInteger(), nullable=True),
                     sa.Column('ruling', sa.String(length=2000), nullable=True),
+                    sa.Column('closed_by', sa.String(length=100), nullable=True),
                     sa.ForeignKeyConstraint(['event_id'], ['events.id'], ondelete='CASCADE'),
                     sa.ForeignKeyConstraint(['taken_device_id'], ['devices.id'], ondelete='SET NULL'),
                     sa.PrimaryKeyConstraint('id'))
