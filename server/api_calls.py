@@ -15,6 +15,7 @@ from .calls import (
     call_json,
     callers,
     check_caller,
+    check_table,
     close_call,
     create_call,
     get_call,
@@ -139,10 +140,12 @@ def make_call(body, slug):
     `{"table": 1..9999, "reason"?: "rules_question" | "dispute" | "emergency" | "leaving_table",
     "caller"?: "player" | "spectator"}` → 201 `{"id", "status": "open"}`. While the table has a
     call that is not closed, 200 with that call (repeated taps make one call, and do not
-    count toward the limits). 403 with the policy's explanation where the event's ruleset says
+    count toward the limits). 400 when the event has tables for its latest round and this is
+    not one of them. 403 with the policy's explanation where the event's ruleset says
     this caller may not call (its `judge_call` query, by the event's level; rule source e.g.
     004_348b1a1435ac9899.txt §3.9). 429 over CALL_TABLE_LIMITS (per table) or CALL_ADDRESS_LIMITS (per address)."""
     event = get_event(slug)
+    check_table(event, body["table"])
     check_caller(event, body["caller"])
     existing = open_call(event, body["table"])
     if existing is not None:

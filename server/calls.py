@@ -14,7 +14,7 @@ names are the query's `reason` and `caller` facts in queries.json.
 
 import uuid
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 
 from shared_rules.vocabulary import shared
@@ -24,7 +24,7 @@ from .errors import ApiError
 from .events import engine_event, utc_iso, write_csv
 from .extensions import db
 from .fields import text_problem
-from .models import Call, Device, Event
+from .models import Call, Device, Event, Pairing
 from .roles import HEADS
 
 QUERY = "judge_call"
@@ -84,6 +84,20 @@ def latest_call(event: Event, table: int) -> Call | None:
     """The table's latest call, closed or not."""
     return db.session.scalar(db.select(Call).where(Call.event_id == event.id, Call.table_number == table)
                              .order_by(Call.created_ms.desc(), Call.id).limit(1))
+
+
+def check_table(event: Event, table: int) -> None:
+    """ApiError 400 (field "table") when the event has tables for its latest round and
+    `table` is not one of them (a mistyped or made-up table number must not reach judges'
+    phones); before any pairings every table 1..9999 may call."""
+    latest = db.session.scalar(db.select(func.max(Pairing.round_number)).where(Pairing.event_id == event.id))
+    if latest is None:
+        return
+    numbers = set(db.session.scalars(db.select(Pairing.number).where(
+        Pairing.event_id == event.id, Pairing.round_number == latest)))
+    if table not in numbers:
+        raise ApiError.bad_request(f"no table {table} in round {latest} of this event "
+                                   f"(tables {min(numbers)} to {max(numbers)})", field="table")
 
 
 def check_caller(event: Event, caller: str) -> None:
@@ -176,7 +190,8 @@ def call_json(event: Event, call: Call, now: int) -> dict:
     "taken_ms", "closed_ms", "closed_by", "ruling", "escalated"}`."""
     return {"id": call.id, "table": call.table_number, "reason": call.reason, "status": call.status,
             "created_ms": call.created_ms, "taken_by": call.taken_by, "taken_ms": call.taken_ms,
-            "closed_ms": call.closed_ms, "closed_by": call.closed_by, "ruling": call.ruling, "escalated": escalated(event, call, now)}
+            "closed_ms": call.closed_ms, "closed_by": call.closed_by, "ruling": call.ruling,
+            "escalated": escalated(event, call, now)}
 
 
 def list_calls(event: Event, closed: bool = False) -> list[Call]:

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 import sqlalchemy as sa
-from server_helpers import Phone, add_event, make_app, set_role
+from server_helpers import Phone, add_event, make_app, seated_event, set_role
 
 from server.extensions import db
 from server.models import Call
@@ -274,3 +274,14 @@ def test_the_organiser_page_shows_open_calls_prints_table_cards_and_exports_call
                 csv="table,player_a,player_b\n5,Ada Brook,Ben Carter\n")
     default = client.get(f"/organiser/events/{wotf['slug']}/tables").get_data(as_text=True)
     assert default.count('class="card"') == 5  # tables 1 to the highest table of the pairings
+
+
+def test_once_the_event_has_tables_only_those_tables_may_call(app, client, now):
+    seated = seated_event(app, ["Ada", "Ben", "Cy", "Di"])  # tables 1 and 2 of round 1
+    assert client.post(_calls(seated["slug"]), json={"table": 2}).status_code == 201
+    made_up = client.post(_calls(seated["slug"]), json={"table": 101})
+    assert made_up.status_code == 400
+    assert made_up.get_json()["error"] == {"code": "bad_request", "field": "table",
+                                           "message": "no table 101 in round 1 of this event (tables 1 to 2)"}
+    with app.app_context():
+        assert [c.table_number for c in db.session.scalars(sa.select(Call))] == [2]
