@@ -137,3 +137,23 @@ def test_time_alert_on_penalty_screen_pause_and_time_called(browser, flask_serve
         assert page.text_content("#round-left") == "0:00"
         player.wait_for_selector("section.clock[data-phase=over]", timeout=5_000)
         assert player.text_content("#pub-state").startswith("Time has been called")
+
+
+def test_many_calls_keep_the_screen_usable_and_the_full_list_opens(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive", players=10)  # tables 1 to 5
+    flask_server.start_round(event["slug"])
+    with judge_and_player(browser, flask_server, event, "Remy") as (judge, _):
+        judge.goto(flask_server.url + "/#/penalty")
+        client = flask_server.app.test_client()
+        for table in range(1, 6):
+            assert client.post(f"/api/events/{event['slug']}/calls", json={"table": table}).status_code == 201
+        judge.wait_for_function("() => document.querySelector('#calls-h')?.textContent === 'Judge calls: 5 waiting'",
+                                timeout=5_000)
+        assert judge.locator("#calls li[data-call]").count() == 3
+        assert judge.text_content("#calls-more") == "Show all 5 calls"
+        judge.click("#calls-more")
+        assert judge.locator("#calls li[data-call]").count() == 5
+        assert judge.get_attribute("#calls-more", "aria-expanded") == "true"
+        # one system notification for calls, each new call replacing the one before
+        tags = judge.evaluate("() => window.judgeApp.alerts.notifications.map((n) => n.tag)")
+        assert tags and set(tags) == {"judge-calls"}

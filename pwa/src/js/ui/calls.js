@@ -11,6 +11,8 @@ import { showAlert } from "./alerts.js";
 
 let closedHere = null; // the call this phone closed last: {call, ruling}
 let closing = null;    // id of the call whose close form is open
+let showAll = false;   // the judge opened the whole list
+const SHOWN = 3;       // calls listed before "Show all": many calls must not push the screen away
 
 function age(ms) {
   const s = Math.max(0, Math.floor((serverNow() - ms) / 1000));
@@ -86,8 +88,14 @@ export function draw() {
   el.hidden = !calls.length && (!closedHere || location.hash.startsWith("#/event/"));
   if (el.hidden) { fill(el); return; }
   const open = calls.filter((c) => c.status === "open").length;
+  // the calls this judge took first, then the oldest: the list is kept short unless opened
+  const mine = (c) => c.status === "taken" && c.taken_by === app.session.judge_name;
+  const ordered = [...calls.filter(mine), ...calls.filter((c) => !mine(c))];
+  const shown = showAll ? ordered : ordered.slice(0, SHOWN);
   fill(el, h("h2", { id: "calls-h" }, open ? `Judge calls: ${open} waiting` : "Judge calls"),
-    calls.length ? h("ul", { class: "call-list", "aria-labelledby": "calls-h" }, calls.map(callItem)) : null,
+    calls.length ? h("ul", { class: "call-list", "aria-labelledby": "calls-h" }, shown.map(callItem)) : null,
+    calls.length > SHOWN ? h("button", { type: "button", class: "secondary", id: "calls-more", "aria-expanded": String(showAll),
+      onclick: () => { showAll = !showAll; draw(); } }, showAll ? "Show fewer calls" : `Show all ${calls.length} calls`) : null,
     closedHere ? closedItem() : null,
     h("p", { class: "small bad-text", id: "calls-note", "aria-live": "polite" }));
 }
@@ -104,12 +112,12 @@ export function startCallsPanel() {
     const c = ev.detail;
     const reason = reasonLabel(c.reason);
     showAlert(`Judge call at table ${c.table}${reason ? `: ${reason}` : ""}.`,
-      { system: { title: "Judge call", tag: `call-${c.id}` } });
+      { system: { title: "Judge call", tag: "judge-calls" } }); // one notification, replaced by the next call
   });
   callsState.addEventListener("escalated", (ev) => {
     if (app.session?.role !== "head_judge") return;
     const c = ev.detail;
-    showAlert(`Nobody has taken the call at table ${c.table} yet.`, { system: { title: "Judge call waiting", tag: `call-${c.id}` } });
+    showAlert(`Nobody has taken the call at table ${c.table} yet.`, { system: { title: "Judge call waiting", tag: "judge-calls-waiting" } });
   });
   setInterval(() => {
     for (const span of document.querySelectorAll("#calls .call-age")) {
