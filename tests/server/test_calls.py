@@ -102,7 +102,8 @@ def test_closing_a_call_nobody_took_records_the_judge_who_closed_it(client, now,
     call_id = client.post(_calls(wotf["slug"]), json={"table": 2}).get_json()["id"]
     head = Phone(client, wotf, judge="Hana Head")
     body = client.post(f"{_calls(wotf['slug'])}/{call_id}/close", headers=head.headers, json={}).get_json()
-    assert (body["status"], body["taken_by"], body["closed_by"], body["ruling"]) == ("closed", "Hana Head", "Hana Head", None)
+    assert (body["status"], body["taken_by"], body["closed_by"], body["ruling"]) == (
+        "closed", "Hana Head", "Hana Head", None)
 
 
 def test_a_head_judge_closes_a_call_another_judge_took_and_is_named_as_closer(app, client, now, wotf):
