@@ -49,7 +49,7 @@ def test_a_table_or_name_the_server_refuses_is_refused_on_screen(browser, static
     try:
         page = ctx.new_page()
         standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
-        for table in ("99999", "-1", "1.5", "0"):
+        for table in ("99999", "-1", "1.5", "0", "1e3"):
             page.fill("#pen-table", table)
             page.click("#pen-decide")
             page.wait_for_function("() => document.querySelector('main').textContent.includes("

@@ -31,7 +31,8 @@ export function textProblem(text, max = LIMITS.notes, multiline = true) {
 /** Why `value` (a number, a field's text, or null/"" for none) is not a table number, or null. */
 export function tableProblem(value, required = false) {
   if (value == null || value === "") return required ? "a table number is needed" : null;
-  const n = Number(value);
+  // typed text must be digits only: Number() would read "1e3" as 1000 and " 0x1f" as 31
+  const n = typeof value === "string" ? (/^\s*\d+\s*$/.test(value) ? Number(value) : NaN) : Number(value);
   if (!Number.isInteger(n) || n < 1 || n > LIMITS.table) return `must be a whole number from 1 to ${LIMITS.table}`;
   return null;
 }
