@@ -17,6 +17,7 @@ Adding a record type: a payload schema here, in PAYLOADS, and its row in roles.R
 """
 
 import json
+import unicodedata
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 from marshmallow.validate import Length
@@ -323,9 +324,13 @@ class AppealDecisionPayload(PayloadSchema):
 
 
 def same_judge(a, b) -> bool:
-    """Whether two judge names are the same judge (spaces around and letter case ignored, as
-    the organiser page groups a judge's devices)."""
-    return isinstance(a, str) and isinstance(b, str) and a.strip().casefold() == b.strip().casefold()
+    """Whether two judge names are the same judge: compatibility forms (full-width letters),
+    runs of spaces and letter case ignored."""
+    return isinstance(a, str) and isinstance(b, str) and _judge_key(a) == _judge_key(b)
+
+
+def _judge_key(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
 
 
 PAYLOADS = {

@@ -119,9 +119,18 @@ def test_time_alert_on_penalty_screen_pause_and_time_called(browser, flask_serve
             resume_round(get_event(slug))
         page.wait_for_selector("section.clock[data-phase=running]", timeout=2_000)
 
-        # On the Penalty screen, the "at time" alert fires when the round's time runs out.
+        # On the Penalty screen, a pause and a resume alert too, within 2 s.
         page.goto(flask_server.url + "/#/penalty")
         page.wait_for_selector("main[data-screen=penalty]")
+        flask_server.pause_round(slug)
+        page.wait_for_function("() => document.querySelector('#alert').textContent"
+                               " === 'Round 1 is paused: the clock is stopped.'", timeout=2_000)
+        with flask_server.app.app_context():
+            resume_round(get_event(slug))
+        page.wait_for_function("() => document.querySelector('#alert').textContent === 'Round 1 runs again.'",
+                               timeout=2_000)
+
+        # On the Penalty screen, the "at time" alert fires when the round's time runs out.
         tones = page.evaluate("() => window.judgeApp.alerts.tones")
         flask_server.move_round_start(slug, 58_000)
         page.wait_for_function(

@@ -120,10 +120,14 @@ def test_a_head_judge_who_made_the_first_ruling_must_name_the_judge_consulted(cl
     confirm = {"appeal": appeal["id"], "outcome": "confirmed"}
     results = statuses(head, [head.record("appeal_decision", confirm),
                               head.record("appeal_decision", {**confirm, "consulted": ""}),
-                              head.record("appeal_decision", {**confirm, "consulted": "HANA HEAD"})])
+                              head.record("appeal_decision", {**confirm, "consulted": "HANA HEAD"}),
+                              head.record("appeal_decision", {**confirm, "consulted": "Hana  Head"}),
+                              head.record("appeal_decision",
+                                          {**confirm, "consulted": "\uff28\uff41\uff4e\uff41 Head"})])
     assert results[0] == ("rejected", "payload.consulted: you made the first ruling, so name the judge you consulted")
     assert results[1][1].startswith("payload.consulted: must")
-    assert results[2] == ("rejected", "payload.consulted: must be another judge")
+    # the same name with other letter case, a run of spaces, or full-width letters
+    assert results[2:] == [("rejected", "payload.consulted: must be another judge")] * 3
     assert [i["record"] for i in review(client, head, slug)] == [appeal["id"]]
     assert statuses(head, [head.record("appeal_decision", {**confirm, "consulted": "Fay Floor"})]) == [
         ("accepted", None)]

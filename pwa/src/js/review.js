@@ -107,7 +107,9 @@ export function ruledFirst(item) {
 
 /** Whether two judge names are the same judge (spaces around and letter case ignored). */
 export function sameJudge(a, b) {
-  return typeof a === "string" && typeof b === "string" && a.trim().toLowerCase() === b.trim().toLowerCase();
+  // as the server compares them (server/records.py same_judge): compatibility forms, spaces, case
+  const key = (s) => s.normalize("NFKC").trim().split(/\s+/).join(" ").toLowerCase();
+  return typeof a === "string" && typeof b === "string" && key(a) === key(b);
 }
 
 /** The head judge's decision on an appeal: `outcome` "confirmed" or "changed" (then with the
