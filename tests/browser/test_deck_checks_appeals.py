@@ -1,6 +1,7 @@
 """Deck checks and appeals on the phones: a judge starts and finishes a deck check at a table
 on the Clock screen, the engine's extension for it is recorded, and the table's extension
-shows on a second judge's phone after sync; an appeal a floor judge records from a penalty is
+shows on a second judge's phone after sync; a check that finds a problem opens the Penalty
+screen for that player and table; an appeal a floor judge records from a penalty is
 decided by the head judge's phone, which asks for the judge consulted where the head judge
 made the ruling (WotF §3.9)."""
 
@@ -43,6 +44,22 @@ def test_a_deck_check_at_a_table_gives_that_table_its_extension_on_every_phone(b
             arg=ext["payload"]["minutes"], timeout=20_000)
         assert other.text_content("#tables li[data-table='2'] .ext") == "no extension"
         assert [t["state"] for t in _board(flask_server, slug) if t["number"] == 1] == ["playing"]
+
+        # A check that finds a problem leads to the Penalty screen for that player and table.
+        judge.click("#tables li[data-table='2'] button[aria-label='Deck check at table 2']")
+        judge.wait_for_selector("#dc-start")
+        checked = judge.eval_on_selector("#dc-player", "el => el.value")
+        judge.click("#dc-start")
+        judge.click("#dc-wrong")
+        judge.click("#dc-penalty")
+        judge.wait_for_selector("main[data-screen=penalty] #pen-preset")
+        judge.click("#pen-results [data-infraction]")
+        judge.wait_for_selector("#pen-table")
+        assert (judge.eval_on_selector("#pen-player", "el => el.value"),
+                judge.eval_on_selector("#pen-table", "el => el.value")) == (checked, "2")
+        wait_synced(judge)
+        assert [r["payload"].get("outcome") for r in flask_server.records(slug)
+                if r["type"] == "deck_check" and r["payload"]["table"] == 2] == [None, "wrong"]
     finally:
         for ctx, _ in phones:
             ctx.close()
