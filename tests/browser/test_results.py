@@ -60,6 +60,8 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
             enter_result(judge, table, "B")
         wait_synced(judge)
         assert board(flask_server, slug)["counts"]["result in"] == 7
+        assert judge.text_content("#results-count") == "7 of 8 results in; outstanding tables first."
+        assert judge.get_attribute("#tables li >> nth=0", "data-table") == "8"  # outstanding first
         keeper.goto(flask_server.url + "/#/clock")
         keeper.wait_for_selector("#tables li[data-table='8']")
         enter_result(keeper, 8, "A")
@@ -71,11 +73,8 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         records = flask_server.records(slug)
         voids = [r for r in records if r["type"] == "void"]
         assert len(voids) == 1 and [r["type"] for r in records].count("match_result") == 9
-        # the judge's phone learns the scorekeeper's result at its next sync
-        assert judge.text_content("#results-count") == "7 of 8 results in; outstanding tables first."
-        assert judge.get_attribute("#tables li >> nth=0", "data-table") == "8"  # outstanding first
-        judge.evaluate("() => window.judgeApp.syncNow()")
-        judge.wait_for_selector("#tables li[data-table='8'][data-state=result]")
+        # the push stream tells the judge's phone, which syncs and learns the scorekeeper's result
+        judge.wait_for_selector("#tables li[data-table='8'][data-state=result]", timeout=10_000)
         assert judge.text_content("#results-count") == "All results in."
         organiser.wait_for_function("() => /All results in\\./.test(document.getElementById('board').textContent)",
                                     timeout=15_000)
