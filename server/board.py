@@ -20,10 +20,13 @@ from .records import plain
 STATES = ("time called", "deck check", "playing", "result in")  # the board's order
 
 
-def results(event: Event) -> dict[tuple[int, int], dict]:
-    """`{(round, table): shared_rules.board.table_results item}` for the event."""
-    records, _ = stored_records(event, (*RESULT_TYPES, "void"))
-    return {(r["round"], r["table"]): r for r in table_results([plain(r) for r in records])}
+def results(event: Event, log: list[dict] | None = None) -> dict[tuple[int, int], dict]:
+    """`{(round, table): shared_rules.board.table_results item}` for the event (`log`: its
+    result and void records as plain dicts, when already read)."""
+    if log is None:
+        records, _ = stored_records(event, (*RESULT_TYPES, "void"))
+        log = [plain(r) for r in records]
+    return {(r["round"], r["table"]): r for r in table_results(log)}
 
 
 def round_board(event: Event, now_ms: int) -> dict:
@@ -37,9 +40,11 @@ def round_board(event: Event, now_ms: int) -> dict:
         return {"round": None, "tables": [], "counts": dict.fromkeys(STATES, 0), "all_in": False}
     names = {p.id: p.name for p in event.players}
     seats = {p.number: p for p in event.pairings if p.round_number == rnd["number"]}
-    done = results(event)
-    checks, _ = stored_records(event, ("deck_check", "void"))
-    checking = open_deck_checks([plain(r) for r in checks])
+    # one read of the records the board needs (polled every few seconds by the organiser page)
+    records, _ = stored_records(event, (*RESULT_TYPES, "deck_check", "void"))
+    log = [plain(r) for r in records]
+    done = results(event, log)
+    checking = open_deck_checks(log)
     paused = rnd["state"] == "paused"
     tables = []
     clocked = {t["number"]: t for t in clock["tables"]}
