@@ -68,14 +68,14 @@ def decisions_in(log: list[dict]) -> dict[str, bool]:
             if isinstance(r["payload"].get("approved"), bool)}
 
 
-def latest_naming(log: list[dict], record_type: str) -> dict[str, dict]:
-    """``{record id: the latest record of ``record_type`` naming it (payload.record)}``, among
-    records already ``ordered``; records a void cancels do not count."""
+def latest_naming(log: list[dict], record_type: str, field: str = "record") -> dict[str, dict]:
+    """``{record id: the latest record of ``record_type`` naming it (``payload[field]``)}``,
+    among records already ``ordered``; records a void cancels do not count."""
     cancelled = voided_in(log)
     out: dict[str, dict] = {}
     for r in log:
         if r.get("type") == record_type and str(r.get("id")) not in cancelled and isinstance(r.get("payload"), dict):
-            out[str(r["payload"].get("record"))] = r
+            out[str(r["payload"].get(field))] = r
     return out
 
 

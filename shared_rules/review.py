@@ -192,9 +192,7 @@ def appeals(log: list[dict]) -> list[dict]:
     "penalty", "infraction": null, "notes": null, "waiting": true}`` (``penalty`` is the
     appealed penalty's record id, or null)."""
     cancelled = voided_in(log)
-    decided = {str(r["payload"].get("appeal")) for r in log
-               if r.get("type") == "appeal_decision" and isinstance(r.get("payload"), dict)
-               and str(r.get("id")) not in cancelled}
+    decided = latest_naming(log, "appeal_decision", "appeal")
     out = []
     for r in log:
         payload = r.get("payload")
