@@ -22,6 +22,7 @@ import unicodedata
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 from marshmallow.validate import Length
 
+from . import roles
 from .errors import first_error
 from .fields import MAX_BIGINT, Bool, Choice, Int, Json, Number, RuleId, Text
 from .models import STAGES
@@ -253,6 +254,16 @@ class VoidPayload(PayloadSchema):
     record = RecordRef(exclude=("void",), required=True)
     reason = Text(MAX_NOTES, multiline=True, required=True)
 
+    def event_problem(self, record, where):
+        """A void is written by a role that may write the record it voids, and of another
+        device's record only with "void_any" (roles.py)."""
+        target, role = where.known[record["target"]], where.device.role
+        if not roles.may_write(role, target.type):
+            return roles.needed(roles.RECORDS[target.type][0]) + f" to void a {target.type}"
+        if target.device_id != where.device.id and not roles.may(role, "void_any"):
+            return roles.needed(roles.ACTIONS["void_any"]) + " to void another device's record"
+        return None
+
 
 class DeckCheckPayload(PayloadSchema):
     """A deck check of one player at a table: a "started" record when the judge takes the
@@ -298,8 +309,9 @@ class AppealPayload(PayloadSchema):
 
 class AppealDecisionPayload(PayloadSchema):
     """The head judge's final decision on an appeal: the ruling confirmed or changed (then
-    with the new ruling). A head judge deciding an appeal of their own first ruling names the
-    judge they consulted (WotF §3.9, 004_348b1a1435ac9899.txt)."""
+    with the new ruling); one decision per appeal (another needs a void of the first). A head
+    judge deciding an appeal of their own first ruling names the judge they consulted (WotF
+    §3.9, 004_348b1a1435ac9899.txt)."""
 
     appeal = RecordRef(types=("appeal",), required=True)
     outcome = Choice(("confirmed", "changed"), required=True)
@@ -313,6 +325,10 @@ class AppealDecisionPayload(PayloadSchema):
 
     def event_problem(self, record, where):
         appeal = where.known.get(record["payload"]["appeal"])
+        earlier = where.live_naming(record["payload"]["appeal"], "appeal_decision")
+        if earlier:  # the decision is final: changing it takes a void of it first
+            return (f"payload.appeal: already decided by {earlier[0].judge}; "
+                    "void that decision first to decide again")
         if appeal is None or not same_judge(appeal.payload.get("ruled_by"), record["judge"]):
             return None
         consulted = record["payload"].get("consulted")

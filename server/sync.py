@@ -50,6 +50,19 @@ class _Batch:
             Round.event_id == event.id)) or 0, db.session.scalar(
             db.select(func.max(Pairing.round_number)).where(Pairing.event_id == event.id)) or 0)
 
+    def live_naming(self, target: str, record_type: str) -> list[Record]:
+        """The event's records of `record_type` naming `target` (stored, or accepted earlier
+        in this push) that no void cancels."""
+        eid = self.event.id
+        rows = {r.id: r for r in db.session.scalars(db.select(Record).where(
+            Record.event_id == eid, Record.target == target, Record.type == record_type))}
+        rows.update({r.id: r for r in self.known.values()
+                     if r.event_id == eid and r.target == target and r.type == record_type})
+        voided = set(db.session.scalars(db.select(Record.target).where(
+            Record.event_id == eid, Record.type == "void", Record.target.in_(list(rows))))) if rows else set()
+        voided |= {r.target for r in self.known.values() if r.event_id == eid and r.type == "void"}
+        return [r for rid, r in rows.items() if rid not in voided]
+
     def reason(self, rec: dict) -> str | None:
         """Why this (well-formed) record cannot be accepted, or None."""
         event, device = self.event, self.device
@@ -65,16 +78,7 @@ class _Batch:
             problem = None if value is None else field.problem(value, self)
             if problem:
                 return f"payload.{name}: {problem}"
-        problem = PAYLOADS[rec["type"]].event_problem(rec, self)
-        if problem:
-            return problem
-        if rec["type"] == "void":
-            target = self.known[rec["target"]]
-            if not roles.may_write(device.role, target.type):
-                return roles.needed(roles.RECORDS[target.type][0]) + f" to void a {target.type}"
-            if target.device_id != device.id and not roles.may(device.role, "void_any"):
-                return roles.needed(roles.ACTIONS["void_any"]) + " to void another device's record"
-        return None
+        return PAYLOADS[rec["type"]].event_problem(rec, self)
 
 
 def push(event: Event, device: Device, raw_records: list) -> list[dict]:

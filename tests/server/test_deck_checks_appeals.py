@@ -112,6 +112,24 @@ def test_an_appeal_waits_for_the_head_judge_until_confirmed_or_changed(client, o
     assert [i["record"] for i in review(client, head, slug)] == [appeal["id"]]
 
 
+def test_an_appeal_is_decided_once_and_again_only_after_a_void(event, floor, head):
+    p3 = event["players"]["Player 3"]
+    appeal = floor.record("appeal", {"player": p3, "table": 2, "round": 1, "ruling": "Warning",
+                                     "ruled_by": "Fay Floor"})
+    first = head.record("appeal_decision", {"appeal": appeal["id"], "outcome": "confirmed"})
+    second = head.record("appeal_decision", {"appeal": appeal["id"], "outcome": "changed", "ruling": "Caution"})
+    refused = ("rejected", "payload.appeal: already decided by Hana Head; void that decision first to decide again")
+    # two decisions in one push, then one more later: only the first stands
+    assert statuses(floor, [appeal]) == [("accepted", None)]
+    assert statuses(head, [first, second]) == [("accepted", None), refused]
+    third = head.record("appeal_decision", {"appeal": appeal["id"], "outcome": "changed", "ruling": "Caution"})
+    assert statuses(head, [third]) == [refused]
+    # a void of the decision in the same push lets the new one through
+    again = head.record("appeal_decision", {"appeal": appeal["id"], "outcome": "changed", "ruling": "Caution"})
+    assert statuses(head, [head.record("void", {"record": first["id"], "reason": "decided too fast"}), again]) == [
+        ("accepted", None), ("accepted", None)]
+
+
 def test_a_head_judge_who_made_the_first_ruling_must_name_the_judge_consulted(client, event, head):
     slug, p5 = event["slug"], event["players"]["Player 5"]
     appeal = head.record("appeal", {"player": p5, "table": 3, "round": 1, "ruling": "Game loss",
