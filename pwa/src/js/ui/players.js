@@ -10,6 +10,7 @@ import { measureOffset, serverNow } from "../servertime.js";
 import { clockFace, roundLeft, staleText, timeOfDay } from "../clock.js";
 import { openStream, pushState } from "../push.js";
 import { tableCall, tableNumber } from "./table-call.js";
+import { LIMITS } from "../checks.js";
 
 export async function render(main, [slug, sub, tableArg]) {
   const key = `public-clock:${slug}`;
@@ -26,7 +27,7 @@ export async function render(main, [slug, sub, tableArg]) {
   const call = table ? tableCall(slug, table) : null;
   const badTable = sub === "table" && !table
     ? h("p", { class: "bad-text", id: "pub-bad-table", role: "alert" },
-      "This table number is not valid: it must be a whole number from 1 to 9999. Check the card on your table.")
+      `This table number is not valid: it must be a whole number from 1 to ${LIMITS.table}. Check the card on your table.`)
     : null;
   let rulesFor = null;
   let newsMs = clock?.news_ms ?? null;

@@ -5,6 +5,7 @@
 import { h, fill } from "../dom.js";
 import { api } from "../api.js";
 import { appJSON } from "../state.js";
+import { tableProblem } from "../checks.js";
 
 const STATUS_TEXT = {
   open: "A judge has been called. Stay at the table.",
@@ -12,11 +13,9 @@ const STATUS_TEXT = {
   closed: "The call is closed.",
 };
 
-/** The table number from the route: a whole number 1..9999, else null. */
+/** The table number from the route: a whole number 1..LIMITS.table, else null. */
 export function tableNumber(text) {
-  if (!/^[0-9]{1,4}$/.test(String(text ?? ""))) return null;
-  const n = Number(text);
-  return n >= 1 && n <= 9999 ? n : null;
+  return text && !tableProblem(String(text)) ? Number(text) : null;
 }
 
 /** Build the call section for table `table` of event `slug`. Returns {el, refresh} where
