@@ -73,8 +73,8 @@ def evaluate(body, ruleset_id):
 @bp.response(200, EngineOut)
 @documented_errors(bp, 400, 404, 413)
 def engine_action(body, action):
-    """`{"result": ...}`: one of the judge app's engine actions (shared_rules.worker:
-    `evaluate`, `facts_read`, `history`, `penalty_payload`), run here exactly as the app's
+    """`{"result": ...}`: one of the judge app's engine actions (shared_rules.worker.ACTIONS,
+    the one list of them), run here exactly as the app's
     worker runs it; the app asks here while its own Python loads. The body is the action's
     request object. Unknown action → 404; an engine error → 400 with its message and field."""
     if action not in rules.ENGINE_ACTIONS:

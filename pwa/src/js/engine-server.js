@@ -6,13 +6,13 @@ import { api, ApiError } from "./api.js";
 
 const TIMEOUT_MS = 8000;
 
-// Every action of the phone's worker (shared_rules/worker.py) has its twin on the server,
-// run by the same Python function: POST /api/engine/<action> with the same request.
-const ACTIONS = new Set(["evaluate", "facts_read", "history", "history_seen", "penalty_payload", "replacement", "results", "review", "deck_checks"]);
+// Every action of the phone's worker (shared_rules/worker.py ACTIONS, the one list of them) has
+// its twin on the server, run by the same Python function: POST /api/engine/<action> with the
+// same request (an action the server does not know is a 404: the phone's engine answers).
 
-/** Whether the server can answer `action` now (the phone is online and there is an endpoint). */
-export function serverAnswers(action) {
-  return ACTIONS.has(action) && navigator.onLine;
+/** Whether the server may answer now (the phone is online). */
+export function serverAnswers() {
+  return navigator.onLine;
 }
 
 /** The server's answer as JSON text; null when it cannot answer (unreachable, no server

@@ -127,21 +127,19 @@ started.then(
   (err) => self.postMessage({ ready: false, error: { message: String(err && err.message || err) } }),
 );
 
-// The message table: each action is answered by shared_rules.worker.handle.
-const ACTIONS = ["evaluate", "facts_read", "history", "history_seen", "penalty_payload", "replacement", "results", "review",
-  "deck_checks"];
-const actions = Object.fromEntries(ACTIONS.map((action) => [action, async (text) => {
+// Every action is answered by shared_rules.worker.handle, whose ACTIONS table is the one list
+// of them (an unknown action is its error).
+async function answer(action, text) {
   const { handle } = await started;
   const reply = JSON.parse(handle(action, text));
   if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error);
   return JSON.stringify(reply.result);
-}]));
+}
 
 self.onmessage = async ({ data }) => {
   const { id, action, payload } = data;
   try {
-    if (!actions[action]) throw new Error(`unknown action ${action}`);
-    self.postMessage({ id, result: await actions[action](payload) });
+    self.postMessage({ id, result: await answer(action, payload) });
   } catch (err) {
     self.postMessage({ id, error: { message: String(err.message || err), field: err.field ?? null,
                                     allowed: err.allowed ?? null } });

@@ -109,7 +109,7 @@ function askWorker(action, payload) {
 
 /** {text, by}: the answer as JSON text and who gave it ("phone" or "server"). */
 async function call(action, payload) {
-  if (!engineState.ready && serverAnswers(action)) {
+  if (!engineState.ready && serverAnswers()) {
     const text = await askServer(action, payload);
     if (text != null) return { text, by: "server" };
   }
