@@ -17,10 +17,11 @@ Adding a record type: a payload schema here, in PAYLOADS, and its row in roles.R
 """
 
 import json
-import unicodedata
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 from marshmallow.validate import Length
+
+from shared_rules.review import consult_problem
 
 from . import roles
 from .errors import first_error
@@ -329,24 +330,10 @@ class AppealDecisionPayload(PayloadSchema):
         if earlier:  # the decision is final: changing it takes a void of it first
             return (f"payload.appeal: already decided by {earlier[0].judge}; "
                     "void that decision first to decide again")
-        if appeal is None or not same_judge(appeal.payload.get("ruled_by"), record["judge"]):
+        if appeal is None:
             return None
-        consulted = record["payload"].get("consulted")
-        if not consulted:
-            return "payload.consulted: you made the first ruling, so name the judge you consulted"
-        if same_judge(consulted, record["judge"]):
-            return "payload.consulted: must be another judge"
-        return None
-
-
-def same_judge(a, b) -> bool:
-    """Whether two judge names are the same judge: compatibility forms (full-width letters),
-    runs of spaces and letter case ignored."""
-    return isinstance(a, str) and isinstance(b, str) and _judge_key(a) == _judge_key(b)
-
-
-def _judge_key(name: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+        problem = consult_problem(appeal.payload.get("ruled_by"), record["judge"], record["payload"].get("consulted"))
+        return f"payload.consulted: {problem}" if problem else None
 
 
 PAYLOADS = {

@@ -36,6 +36,8 @@ issued them; the policy texts are the rulesets'.
 
 from __future__ import annotations
 
+import unicodedata
+
 from .engine import evaluate
 from .errors import RuleError
 from .history import counted_in, decisions_in, history_items, latest_naming, ordered, penalty_payload, voided_in
@@ -161,7 +163,7 @@ def _saw(seen_by: dict[str, set[str]], record_id: str) -> set[str]:
     return after
 
 
-def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> list[dict]:
+def review(records: list[dict], ruleset_id: str, event: dict | None = None, judge: str | None = None) -> list[dict]:
     """Every item, decided conflicts included, oldest first: ``[{"kind": "approval" |
     "conflict" | "appeal", "record", "player", "judge", "created_ms", "infraction", "penalty", "table",
     "round", "notes", ...}]``; a conflict item adds ``expected``, ``needs``, ``unseen``,
@@ -169,7 +171,8 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> l
     still has to decide it (a kept conflict does not wait). An approval item is there while the
     penalty waits for the head judge's decision (a decision or a void of the penalty ends it);
     a conflict item is there while the penalty is flagged (a void ends it; a resolution
-    record marks it kept); an appeal item while no decision names the appeal (see appeals)."""
+    record marks it kept); an appeal item while no decision names the appeal (see appeals;
+    ``judge``: the head judge looking, for its ``consult``)."""
     log = ordered(records)
     decided = decisions_in(log)
     items = []
@@ -177,7 +180,7 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> l
         if r["payload"].get("head_judge") and str(r["id"]) not in decided:
             items.append({"kind": "approval", **_about(r), "waiting": True})
     by_id = {str(r["id"]): r for r in log}
-    items += appeals(log)
+    items += appeals(log, judge)
     for flag in _conflicts(log, ruleset_id, event):
         items.append({"kind": "conflict", **_about(by_id[str(flag["record"])]),
                       **{k: flag[k] for k in ("expected", "needs", "unseen", "history", "resolution")},
@@ -185,12 +188,36 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None) -> l
     return sorted(items, key=lambda i: (i["created_ms"] or 0, str(i["record"]), i["kind"]))
 
 
-def appeals(log: list[dict]) -> list[dict]:
+def same_judge(a, b) -> bool:
+    """Whether two judge names are the same judge: compatibility forms (full-width letters),
+    runs of spaces and letter case ignored."""
+    return isinstance(a, str) and isinstance(b, str) and _judge_key(a) == _judge_key(b)
+
+
+def _judge_key(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+
+
+def consult_problem(ruled_by, judge, consulted) -> str | None:
+    """Why the head judge ``judge`` may not decide an appeal of a ruling by ``ruled_by``
+    naming ``consulted`` as the judge consulted, or None: one who made the first ruling
+    consults another judge first (Wonders of the First §3.9, 004_348b1a1435ac9899.txt)."""
+    if not same_judge(ruled_by, judge):
+        return None
+    if not isinstance(consulted, str) or not consulted.strip():
+        return "you made the first ruling, so name the judge you consulted"
+    if same_judge(consulted, judge):
+        return "must be another judge"
+    return None
+
+
+def appeals(log: list[dict], judge: str | None = None) -> list[dict]:
     """The appeal items of records already ``ordered``: every appeal record that no void
     cancels and no appeal decision (not voided) names, ``{"kind": "appeal", "record",
     "player", "judge", "created_ms", "table", "round", "ruling", "ruled_by", "call",
     "penalty", "infraction": null, "notes": null, "waiting": true}`` (``penalty`` is the
-    appealed penalty's record id, or null)."""
+    appealed penalty's record id, or null); with ``judge`` (the head judge looking), also
+    ``consult``: whether that judge made the ruling and must name the judge consulted."""
     cancelled = voided_in(log)
     decided = latest_naming(log, "appeal_decision", "appeal")
     out = []
@@ -203,6 +230,8 @@ def appeals(log: list[dict]) -> list[dict]:
                     "created_ms": r.get("created_ms"), "table": payload.get("table"), "round": payload.get("round"),
                     "infraction": None, "notes": None, **{k: payload.get(k) for k in APPEAL_FIELDS},
                     "waiting": True})
+        if judge is not None:
+            out[-1]["consult"] = same_judge(payload.get("ruled_by"), judge)
     return out
 
 

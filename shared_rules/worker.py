@@ -19,8 +19,11 @@ own and everything here runs the same under CPython (tests/test_worker.py):
   (board.deck_checks);
 - ``replacement``: ``{"records", "record", "ruleset", "event"}`` -> ``{"answer", "payload"}``,
   the penalty to issue in place of a flagged one (review.replacement);
-- ``review``: ``{"records", "ruleset", "event"}`` -> every review item, kept conflicts
-  included (review.review: penalties waiting for the head judge, flagged penalties).
+- ``review``: ``{"records", "ruleset", "event", "judge"?}`` -> every review item, kept conflicts
+  included (review.review: penalties waiting for the head judge, flagged penalties, appeals;
+  with ``judge``, each appeal says whether that judge must name the judge consulted);
+- ``consult_problem``: ``{"ruled_by", "judge", "consulted"}`` -> why that head judge may not
+  decide the appeal naming ``consulted``, or null (review.consult_problem, WotF §3.9).
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ def _payload(request: dict) -> dict:
 
 
 def _review(request: dict) -> list[dict]:
-    return review.review(request["records"], request["ruleset"], request.get("event"))
+    return review.review(request["records"], request["ruleset"], request.get("event"), request.get("judge"))
 
 
 ACTIONS: dict[str, Callable[[Any], Any]] = {
@@ -83,6 +86,8 @@ ACTIONS: dict[str, Callable[[Any], Any]] = {
     "replacement": lambda request: review.replacement(request["records"], request["record"], request["ruleset"],
                                                       request.get("event")),
     "review": _review,
+    "consult_problem": lambda request: review.consult_problem(request.get("ruled_by"), request.get("judge"),
+                                                              request.get("consulted")),
 }
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from shared_rules import RuleError, evaluate
 from shared_rules.history import history_items, penalty_payload, player_history, seen_ids
-from shared_rules.review import conflicts, replacement, review_items
+from shared_rules.review import conflicts, replacement, review, review_items
 
 EVENT = {"level": "competitive", "stage": "swiss", "games_per_match": 3}
 UUIDS = (f"00000000-0000-4000-8000-{n:012d}" for n in range(1, 10**6))
@@ -208,3 +208,24 @@ def test_the_replacement_is_the_penalty_the_flag_names_decided_on_the_flags_hist
     with pytest.raises(RuleError) as error:  # once fixed there is nothing to replace
         replacement([one, two, fixed, void], two["id"], "dci-upg", EVENT)
     assert error.value.field == "record"
+
+
+def test_a_head_judge_who_made_the_ruling_names_another_judge_consulted():
+    from shared_rules.review import consult_problem
+
+    assert consult_problem("Fay Floor", "Hana Head", None) is None  # another judge ruled
+    assert consult_problem(" hana  HEAD", "Hana Head", "") == (
+        "you made the first ruling, so name the judge you consulted")
+    assert consult_problem("Hana Head", "Hana Head", "\uff28\uff41\uff4e\uff41 head") == "must be another judge"
+    assert consult_problem("Hana Head", "Hana Head", "Fay Floor") is None
+
+
+def test_appeal_items_say_whether_the_judge_looking_must_name_the_judge_consulted():
+    appeal = {"id": "a1", "type": "appeal", "judge": "Fay Floor", "created_ms": 1,
+              "payload": {"player": 3, "table": 2, "round": 1, "ruling": "Warning", "ruled_by": "Hana Head"}}
+    [item] = review([appeal], "wotf", {"level": "competitive"}, judge="hana head")
+    assert (item["kind"], item["consult"]) == ("appeal", True)
+    [item] = review([appeal], "wotf", {"level": "competitive"}, judge="Gus Head")
+    assert item["consult"] is False
+    [item] = review([appeal], "wotf", {"level": "competitive"})
+    assert "consult" not in item

@@ -153,10 +153,17 @@ export async function historySeen(records, player) {
 }
 
 /** Every review item of these records, kept conflicts included (shared_rules.review.review):
- * penalties waiting for the head judge and flagged penalties. `event` is the engine's event
- * context (level, stage, games per match). */
-export async function review(records, ruleset, event) {
-  return JSON.parse((await call("review", { records, ruleset, event })).text);
+ * penalties waiting for the head judge, flagged penalties and appeals. `event` is the engine's
+ * event context (level, stage, games per match); `judge`, the judge looking (each appeal then
+ * says in `consult` whether they must name the judge consulted). */
+export async function review(records, ruleset, event, judge = null) {
+  return JSON.parse((await call("review", { records, ruleset, event, judge })).text);
+}
+
+/** Why head judge `judge` may not decide an appeal of a ruling by `ruledBy` naming
+ * `consulted`, or null (shared_rules.review.consult_problem, WotF §3.9). */
+export async function consultProblem(ruledBy, judge, consulted) {
+  return JSON.parse((await call("consult_problem", { ruled_by: ruledBy, judge, consulted })).text);
 }
 
 /** The penalty to issue in place of a flagged one (shared_rules.review.replacement):

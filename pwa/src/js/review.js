@@ -7,7 +7,7 @@
 // {kind: "approval" | "conflict" | "appeal", record, player, judge, created_ms, infraction,
 // penalty, table, round, notes, waiting}; a conflict adds expected, needs, unseen, history and
 // resolution; an appeal adds ruling, ruled_by, call (and penalty: the appealed record's id).
-import { replacement, review } from "./engine.js";
+import { consultProblem, replacement, review } from "./engine.js";
 import { addRecord, app, eventContext, eventRecords, penaltyName, recordEvents } from "./state.js";
 import { recordPenalty } from "./penalty-record.js";
 import { syncState } from "./sync.js";
@@ -57,7 +57,7 @@ function allItems() {
   const slug = app.session.event.slug;
   if (!cached || cached.slug !== slug) {
     const list = eventRecords().then(async ({ all }) =>
-      ({ items: await review(all, app.session.event.ruleset, eventContext()), records: all }));
+      ({ items: await review(all, app.session.event.ruleset, eventContext(), app.session.judge_name), records: all }));
     cached = { slug, list };
     list.catch(() => { if (cached?.list === list) cached = null; });
   }
@@ -99,17 +99,16 @@ export function decide(item, approved) {
 }
 
 /** Whether this phone's judge made the ruling an appeal item is about: the head judge then
- * consults another judge before deciding (Wonders of the First §3.9, 004_348b1a1435ac9899.txt;
- * the server refuses the decision without `consulted`). */
+ * consults another judge before deciding (the engine's `consult`, shared_rules.review; the
+ * server refuses the decision without `consulted`). */
 export function ruledFirst(item) {
-  return item.kind === "appeal" && sameJudge(item.ruled_by, app.session?.judge_name);
+  return item.kind === "appeal" && item.consult === true;
 }
 
-/** Whether two judge names are the same judge (spaces around and letter case ignored). */
-export function sameJudge(a, b) {
-  // as the server compares them (server/records.py same_judge): compatibility forms, spaces, case
-  const key = (s) => s.normalize("NFKC").trim().split(/\s+/).join(" ").toLowerCase();
-  return typeof a === "string" && typeof b === "string" && key(a) === key(b);
+/** Why this phone's judge may not decide `item` naming `consulted`, or null (the engine's
+ * consult_problem: the same rule the server applies). */
+export function consultRefusal(item, consulted) {
+  return consultProblem(item.ruled_by, app.session.judge_name, consulted);
 }
 
 /** The head judge's decision on an appeal: `outcome` "confirmed" or "changed" (then with the

@@ -11,8 +11,8 @@ import { LIMITS, textProblem } from "../checks.js";
 import { app, infractionName, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
-import { decide, decideAppeal, decides, flagText, issueInstead, keep, onReviewChange, reviewList, ruledFirst,
-  sameJudge } from "../review.js";
+import { consultRefusal, decide, decideAppeal, decides, flagText, issueInstead, keep, onReviewChange, reviewList,
+  ruledFirst } from "../review.js";
 import { waitingText } from "./engine-note.js";
 import { coverageSection } from "./deckcoverage.js";
 
@@ -100,11 +100,13 @@ export async function render(main) {
     // what is typed, and a refusal shown, stay when the list is drawn again (a sync)
     const said = drafts.get(`error:${item.record}`);
     const error = h("p", { class: "bad-text", role: "alert", hidden: !said }, said || "");
-    const go = (ev, outcome) => {
+    const go = async (ev, outcome) => {
+      const button = ev.currentTarget;
       const text = ruling.value.trim();
       const who = consulted?.value.trim() || null;
+      const refused = consulted && who ? await consultRefusal(item, who).catch(() => null) : null;
       const problem = consulted && !who ? "You made this ruling: name the judge you consulted before deciding."
-        : consulted && sameJudge(who, app.session.judge_name) ? "The judge consulted is another judge than you."
+        : refused ? "The judge consulted is another judge than you."
           : outcome === "changed" && !text ? "Write the new ruling to change it."
             : textProblem(text) ? `The ruling: ${textProblem(text)}.`
               : who && textProblem(who, LIMITS.judge, false) ? `The judge consulted: ${textProblem(who, LIMITS.judge, false)}.` : null;
@@ -117,7 +119,7 @@ export async function render(main) {
       }
       error.hidden = true;
       drafts.delete(`error:${item.record}`);
-      act(ev.currentTarget, () => decideAppeal(item, outcome, outcome === "changed" ? text : null, who),
+      act(button, () => decideAppeal(item, outcome, outcome === "changed" ? text : null, who),
         outcome === "changed" ? "Ruling changed." : "Ruling confirmed.");
     };
     return h("div", {},
