@@ -123,19 +123,19 @@ export function showAlert(text, { ms = 20000, system = null } = {}) {
 
 /** Check the round against the chosen minutes now: an alert fires once per round and
  * minute, within 30 s after that minute is reached while the round runs. */
-let lastState = null; // "<event>:<round>:<paused|running>" as last seen, for pause alerts
+let last = null; // {round: "<event>:<round number>", state: "paused" | "running"} as last seen
 
 export function checkTimeAlerts() {
   const round = app.clock?.round;
   const left = roundLeft(round, serverNow());
   // a pause or a resume of the round shows on every screen, not only on the clock
-  const state = left && (left.state === "paused" || left.state === "running")
-    ? `${app.session?.event?.slug}:${round.number}:${left.state}` : null;
-  if (state && lastState && state !== lastState && state.split(":").slice(0, 2).join(":") === lastState.split(":").slice(0, 2).join(":")) {
-    showAlert(left.state === "paused" ? `Round ${round.number} is paused: the clock is stopped.` : `Round ${round.number} runs again.`,
+  const now = left && (left.state === "paused" || left.state === "running")
+    ? { round: `${app.session?.event?.slug}:${round.number}`, state: left.state } : null;
+  if (now && last && now.round === last.round && now.state !== last.state) {
+    showAlert(now.state === "paused" ? `Round ${round.number} is paused: the clock is stopped.` : `Round ${round.number} runs again.`,
       { system: { title: "Round clock", tag: `pause-${round.number}` } });
   }
-  lastState = state;
+  last = now;
   if (!left || left.state !== "running") return;
   for (const m of minutes) {
     const key = `${app.session?.event?.slug}:${round.number}:${m}`;
