@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from shared_rules.board import deck_checks
 from shared_rules.engine import compiled_ruleset
-from shared_rules.errors import RuleError
 
 from .events import engine_event, stored_records
 from .models import Event
 from .records import plain
-from .rules import evaluate
+from .rules import evaluate, load_ruleset
 
 QUERY = "deck_checks"
 SWISS = "swiss"
@@ -34,15 +33,14 @@ def policy(event: Event) -> dict:
     """What the policy asks of deck checks at the event's level: `{"expectation": value id |
     null, "expectation_label": text ("not stated" when null), "top_cut_checked": bool | null,
     "top_cut_label": text, "label": the field's label, "explain": [text], "sources": [text],
-    "notes": [text], "stated": bool}`. Raises nothing: a ruleset without the query gives the
-    "not stated" answer."""
-    try:
-        answer = evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event), "facts": {}})
-        words = compiled_ruleset(event.ruleset).words["queries"][QUERY]["answer"]
-    except (RuleError, KeyError):
+    "notes": [text], "stated": bool}`; a ruleset without the query gives the "not stated"
+    answer (as calls.caller_policy does for its query)."""
+    if QUERY not in load_ruleset(event.ruleset).get("queries", {}):
         return {"expectation": None, "expectation_label": NOT_STATED, "label": NOT_STATED,
                 "top_cut_checked": None, "top_cut_label": NOT_STATED, "explain": [], "sources": [], "notes": [],
                 "stated": False}
+    answer = evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event), "facts": {}})
+    words = compiled_ruleset(event.ruleset).words["queries"][QUERY]["answer"]
     value = answer.get("expectation")
     top_cut = answer.get("top_cut_checked")
     return {"expectation": value,
