@@ -67,6 +67,12 @@ def stage(app, client, now):
     check = head.record("deck_check", {"player": ada, "table": 1, "round": 1, "phase": "started"})
     appeal = head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "r", "ruled_by": "Fay Floor"})
     assert [r["status"] for r in head.sync([target, extension, check, appeal])["results"]] == ["accepted"] * 4
+
+    def fresh_appeal() -> str:
+        """A new stored appeal's id: an appeal is decided once, so each decision tried names its own."""
+        other = head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "r", "ruled_by": "Fay Floor"})
+        assert head.sync([other])["results"][0]["status"] == "accepted"
+        return other["id"]
     good = {
         "penalty": lambda: head.penalty(ada, infraction="usc_minor", penalty="game_loss", notes="n",
                                         ruleset="dci-upg", level="competitive", stage="swiss",
@@ -87,7 +93,7 @@ def stage(app, client, now):
                                                          "started": check["id"], "outcome": "ok", "mid_game": False}),
         "appeal": lambda: head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "a ruling",
                                                  "ruled_by": "Fay Floor", "call": "c1", "penalty": target["id"]}),
-        "appeal_decision": lambda: head.record("appeal_decision", {"appeal": appeal["id"], "outcome": "changed",
+        "appeal_decision": lambda: head.record("appeal_decision", {"appeal": fresh_appeal(), "outcome": "changed",
                                                                    "ruling": "another", "consulted": "Fay Floor"}),
     }
     assert set(good) == set(PAYLOADS)  # a new record type must be fuzzed too
