@@ -108,11 +108,19 @@ def test_extension_from_the_engine_moves_the_table_end_and_reaches_the_server(br
         table = next(t for t in clock["tables"] if t["number"] == 2)
         assert table["extension_minutes"] == 9
         assert table["end_ms"] == clock["round"]["end_ms"] + 9 * 60_000
-        page.wait_for_timeout(500)
+        # Once the server's clock carrying the extension is on the phone, the table shows the
+        # extension once (the local copy is not added on top of the server's).
+        page.evaluate("() => window.judgeApp.refreshClock()")
+        page.wait_for_function("""() => {
+            const clock = window.judgeApp.app.clock;
+            return (clock?.tables || []).some((t) => t.number === 2 && t.extension_minutes === 9)
+              && document.querySelector('#tables').dataset.newsMs === String(clock.news_ms);
+        }""")
         assert page.text_content("li[data-table=\"2\"] .ext") == "+9 min"
         assert page.get_attribute("#alert-10", "aria-pressed") == "false"
         page.click("#alert-10")
-        assert page.get_attribute("#alert-10", "aria-pressed") == "true"
+        page.wait_for_function(
+            "() => document.querySelector('#alert-10').getAttribute('aria-pressed') === 'true'")
         shoot(page, "clock-tables", at="#tables")
     finally:
         ctx.close()

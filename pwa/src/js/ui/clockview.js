@@ -97,6 +97,8 @@ export async function render(main) {
     const left = roundLeft(app.clock?.round, serverNow());
     const rows = tableRows(left);
     const done = rows.filter((li) => li.dataset.state === "result").length;
+    // Which news from the server the list was drawn from (for tests: "drawn since that fetch").
+    tablesEl.dataset.newsMs = String(app.clock?.news_ms ?? "");
     fill(tablesEl, h("h2", { id: "tables-h" }, "Tables this round"),
       rows.length ? h("p", { class: "muted", id: "results-count" },
         done === rows.length ? "All results in." : `${done} of ${rows.length} results in; outstanding tables first.`) : null,
