@@ -4,6 +4,7 @@ player's penalty history."""
 from flask import current_app
 
 from shared_rules.history import player_history as history_of
+from shared_rules.history import player_key
 
 from . import timeutil
 from .auth import authorize
@@ -86,19 +87,20 @@ def player_history(slug, player):
     """A player's earlier penalties at this event, from every device, as the engine's
     `facts.history` (shared_rules.history.player_history: oldest first; voided penalties and
     those the head judge refused left out; what an item holds is the ruleset's vocabulary).
-    `player` is a player id or a free-text name as recorded. Judges only (403 for a
+    `player` is a player id or a free-text name (compared ignoring letter case, runs of spaces
+    and compatibility forms: shared_rules.history.player_key). Judges only (403 for a
     scorekeeper). 404 for an id that is not a player of this event, or a name no penalty of
     this event was recorded under."""
     event = get_event(slug)
     authorize(event, "read_history")
     key = int(player) if player.isascii() and player.isdigit() and len(player) <= 18 else player
     # read by the records.player index: the player's penalties and what names them
-    records = player_records(event, {str(key)})[str(key)]
+    records = player_records(event, {player_key(key)})[player_key(key)]
     if isinstance(key, int):
         known = key < 2**31 and db.session.scalar(db.select(Player.id).where(
             Player.id == key, Player.event_id == event.id)) is not None
     else:
-        known = any(r.type == "penalty" and r.payload.get("player") == key for r in records)
+        known = any(r.type == "penalty" for r in records)
     if not known:
         raise ApiError.not_found(f"player {player!r} of event {slug!r}")
     history = history_of([plain(r) for r in records], key, event.ruleset)

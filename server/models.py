@@ -148,7 +148,7 @@ class Record(db.Model):
     payload: Mapped[dict] = mapped_column(JSON)
     # the record a void or an approval points at (copied out of the payload for look-ups)
     target: Mapped[str | None] = mapped_column(String(36), index=True)
-    # a penalty's player as text (a player id or a name, copied out of the payload), so a
+    # a penalty's or an appeal's player key (shared_rules.history.player_key), so a
     # player's history is read by an index and not by scanning the event's records
     player: Mapped[str | None] = mapped_column(String(200))
 

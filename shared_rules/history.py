@@ -18,6 +18,8 @@ flagged one, see review.py) takes the place of the one it replaces.
 
 from __future__ import annotations
 
+import hashlib
+import unicodedata
 from typing import Any
 
 from .engine import compiled_ruleset
@@ -25,6 +27,31 @@ from .errors import RuleError
 from .facts import value_checker
 
 SHARED_ITEM_FIELDS = ("infraction", "penalty", "stage")
+NAME_KEY_PREFIX = "name:"
+LONG_NAME_KEY_PREFIX = "name#"  # + the SHA-256 of a name_key longer than NAME_KEY_CHARS
+NAME_KEY_CHARS = 190  # keys stay within the 200 characters of the server's player columns
+
+
+def name_key(name: str) -> str:
+    """A typed name as it is compared: compatibility forms (full-width letters) folded, runs of
+    spaces made one, outer spaces dropped, letter case ignored ("Ada  BROOK" == "ada brook")."""
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+
+
+def player_key(player: Any) -> str:
+    """The text a player is known by across records: a player id (an integer, or its ASCII
+    digits as text, as a phone's player list gives it) as its digits; a typed name as
+    ``"name:"`` + name_key(name), so that two spellings of one name are one player and a name
+    never reads as an id. A name whose folded form is longer than NAME_KEY_CHARS is keyed by
+    its SHA-256 instead. (The server refuses a typed name of digits only.)"""
+    if isinstance(player, str):
+        if player.isascii() and player.isdigit():
+            return str(int(player))
+        key = name_key(player)
+        if len(key) <= NAME_KEY_CHARS:
+            return NAME_KEY_PREFIX + key
+        return LONG_NAME_KEY_PREFIX + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return str(player)
 
 
 def ordered(records: list[dict]) -> list[dict]:
@@ -96,8 +123,9 @@ def counted_in(log: list[dict]) -> list[dict]:
 
 def player_penalties(records: list[dict], player: Any) -> list[dict]:
     """The player's counted penalty records (see counted_penalties), oldest first; ``player``
-    is a player id or a name, compared as text."""
-    return [r for r in counted_penalties(records) if str(r["payload"].get("player")) == str(player)]
+    is a player id or a name, compared by player_key."""
+    key = player_key(player)
+    return [r for r in counted_penalties(records) if player_key(r["payload"].get("player")) == key]
 
 
 def seen_ids(records: list[dict], player: Any) -> list[str]:
@@ -131,7 +159,7 @@ def history_items(penalties: list[dict], ruleset_id: str) -> list[dict]:
 
 
 def player_history(records: list[dict], player: Any, ruleset_id: str) -> list[dict]:
-    """The engine's ``facts.history`` for ``player`` (a player id or a name, compared as text):
+    """The engine's ``facts.history`` for ``player`` (a player id or a name, see player_key):
     ``[{"infraction", "penalty", "stage", ...}]``, oldest first.
 
     What travels from a record into an item is taken from the ruleset's vocabulary: the

@@ -36,11 +36,19 @@ issued them; the policy texts are the rulesets'.
 
 from __future__ import annotations
 
-import unicodedata
-
 from .engine import evaluate
 from .errors import RuleError
-from .history import counted_in, decisions_in, history_items, latest_naming, ordered, penalty_payload, voided_in
+from .history import (
+    counted_in,
+    decisions_in,
+    history_items,
+    latest_naming,
+    name_key,
+    ordered,
+    penalty_payload,
+    player_key,
+    voided_in,
+)
 
 KINDS = ("approval", "conflict", "appeal")  # the kinds of review item, in the order of the list above
 APPEAL_FIELDS = ("ruling", "ruled_by", "call", "penalty")  # what an appeal item adds from its record
@@ -70,7 +78,7 @@ def _conflicts(log: list[dict], ruleset_id: str, event: dict | None) -> list[dic
     kept = latest_naming(log, "resolution")
     by_player: dict[str, list[dict]] = {}
     for r in counted:
-        by_player.setdefault(str(r["payload"].get("player")), []).append(r)
+        by_player.setdefault(player_key(r["payload"].get("player")), []).append(r)
     out = []
     for penalties in by_player.values():
         seen_by = {str(r["id"]): {str(x) for x in r["payload"].get("history_seen") or [] if isinstance(x, str)}
@@ -191,11 +199,7 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None, judg
 def same_judge(a, b) -> bool:
     """Whether two judge names are the same judge: compatibility forms (full-width letters),
     runs of spaces and letter case ignored."""
-    return isinstance(a, str) and isinstance(b, str) and _judge_key(a) == _judge_key(b)
-
-
-def _judge_key(name: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+    return isinstance(a, str) and isinstance(b, str) and name_key(a) == name_key(b)
 
 
 def consult_problem(ruled_by, judge, consulted) -> str | None:

@@ -3,7 +3,7 @@
 import pytest
 
 from shared_rules import RuleError, evaluate
-from shared_rules.history import counted_penalties, decisions, penalty_payload, player_history
+from shared_rules.history import counted_penalties, decisions, penalty_payload, player_history, player_key
 
 UUIDS = iter(f"00000000-0000-4000-8000-{n:012d}" for n in range(1, 10_000))
 
@@ -108,3 +108,33 @@ def test_an_answer_that_still_needs_facts_cannot_be_recorded():
     with pytest.raises(RuleError) as error:
         penalty_payload(answer, facts, player=7)
     assert error.value.field == "answer.needs" and "facts.minutes_late" in str(error.value)
+
+
+def test_two_spellings_of_one_typed_name_are_one_player():
+    first = penalty("Ada Brook", "slow_play", "warning", created_ms=1000)
+    second = penalty("  ada   BROOK ", "slow_play", "warning", created_ms=2000)
+    wide = penalty("Ａｄａ Ｂｒｏｏｋ", "tardiness", "game_loss", created_ms=3000)
+    other = penalty("Ada Brooks", "slow_play", "warning", created_ms=4000)
+    got = player_history([first, second, wide, other], "ADA BROOK", "dci-upg")
+    assert [h["infraction"] for h in got] == ["slow_play", "slow_play", "tardiness"]
+
+
+def test_a_player_key_keeps_ids_and_names_apart_and_within_the_servers_column():
+    assert player_key(7) == player_key("7") == player_key("007") == "7"
+    assert player_key("Ada Brook") == player_key("ada  brook") == "name:ada brook"
+    assert player_key("Straße") == player_key("STRASSE")
+    assert player_key("٢") != player_key(2)
+    long = "ﷺ" * 200  # NFKC writes each as 18 letters
+    assert len(player_key(long)) <= 200 and player_key(long) == player_key(long.upper())
+    assert player_key(long) != player_key("ﷺ" * 199)
+
+
+def test_a_repeat_under_another_spelling_is_flagged_as_a_repeat():
+    from shared_rules.review import conflicts
+
+    first = penalty("Ada Brook", "slow_play", "warning", created_ms=1000)
+    # the second judge did not see the first and issued a Warning again
+    second = penalty("ada brook", "slow_play", "warning", created_ms=2000, history_seen=[],
+                     facts={"infraction": "slow_play"})
+    flags = conflicts([first, second], "dci-upg", {"level": "competitive"})
+    assert [(f["record"], f["expected"]) for f in flags] == [(second["id"], "game_loss")]

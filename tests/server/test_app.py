@@ -101,6 +101,35 @@ def test_migrations_build_the_schema_the_models_describe(tmp_path, request, back
     assert diff == []
 
 
+def test_the_player_key_migration_folds_the_names_of_stored_records_and_back(tmp_path, request):
+    from flask_migrate import downgrade
+
+    app = make_app("sqlite", tmp_path, request)
+    directory = app.extensions["migrate"].directory
+    with app.app_context():
+        upgrade(directory=directory)
+    event = add_event(app)
+    phone = Phone(app.test_client(), event)
+    typed, listed = phone.penalty("Ada  BROOK"), phone.penalty(event["players"]["Ben Carter"])
+    extension = phone.record("time_extension", {"table": 1, "round": 1, "minutes": 3, "reason": "deck_check"})
+    assert [r["status"] for r in phone.sync([typed, listed, extension])["results"]] == ["accepted"] * 3
+
+    def column():
+        with db.engine.connect() as conn:
+            return dict(conn.execute(sa.text("SELECT id, player FROM records")).all())
+
+    ben = str(event["players"]["Ben Carter"])
+    with app.app_context():
+        written = column()
+        downgrade(directory=directory, revision="0005_calls")
+        before = column()
+        upgrade(directory=directory)
+        after = column()
+        db.engine.dispose()
+    assert written == after == {typed["id"]: "name:ada brook", listed["id"]: ben, extension["id"]: None}
+    assert before == {typed["id"]: "Ada  BROOK", listed["id"]: ben, extension["id"]: None}
+
+
 @pytest.fixture
 def dist(tmp_path):
     folder = tmp_path / "dist"
