@@ -21,6 +21,7 @@ import json
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 from marshmallow.validate import Length
 
+from shared_rules.history import player_key as history_player_key
 from shared_rules.review import consult_problem
 
 from . import roles
@@ -67,6 +68,8 @@ class PlayerRef(EventRef, fields.Field):
         if isinstance(value, str):
             if not value.strip():
                 raise ValidationError("a player name must not be blank")
+            if value.strip().isdigit():
+                raise ValidationError("a player name cannot be digits only: send a player id as a number")
             return self.as_name._deserialize(value, attr, data)
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValidationError("must be a player id (a whole number) or a name")
@@ -222,10 +225,27 @@ class GamesField(Schema):
 
 
 class MatchResultPayload(PayloadSchema):
+    """A table's match result: `result` "A", "B" or "draw", with the games each player won
+    (`games`, optional). The winner has won more games than the other player, and no more
+    games are won than the event's games per match (a draw may be agreed at any score)."""
+
     table = Int(1, MAX_TABLE, required=True)
     round = RoundRef(required=True)
     result = Choice(RESULTS, required=True)
     games = fields.Nested(GamesField)
+
+    def event_problem(self, record, where):
+        games, result = record["payload"].get("games"), record["payload"]["result"]
+        if not games:
+            return None
+        loser = {"A": "B", "B": "A"}.get(result)
+        if loser and games[result] <= games[loser]:
+            return (f"payload.games: {games['A']}-{games['B']} is no win for player {result} "
+                    "(the winner has won more games)")
+        most = where.event.games_per_match  # null: the ruleset's default, not checked here
+        if most is not None and games["A"] + games["B"] > most:
+            return f"payload.games: {games['A'] + games['B']} games won in a match of {most} games at most"
+        return None
 
 
 class TimeCallPayload(PayloadSchema):
@@ -291,7 +311,8 @@ class DeckCheckPayload(PayloadSchema):
         started = where.known.get(record["payload"].get("started"))
         if started is not None and started.payload.get("phase") != "started":
             return "payload.started: must name a started check"
-        if started is not None and str(started.payload.get("player")) != str(record["payload"]["player"]):
+        if started is not None and (history_player_key(started.payload.get("player"))
+                                    != history_player_key(record["payload"]["player"])):
             return "payload.player: not the player of the started check"
         return None
 
@@ -382,9 +403,9 @@ def target_of(record_type: str, payload: dict) -> str | None:
 
 
 def player_key(record_type: str, payload: dict) -> str | None:
-    """A penalty's or an appeal's player as text (the records.player column), or None for
-    other types."""
-    return str(payload["player"]) if record_type in PLAYER_TYPES else None
+    """A penalty's or an appeal's player as the records.player column holds it
+    (shared_rules.history.player_key), or None for other types."""
+    return history_player_key(payload["player"]) if record_type in PLAYER_TYPES else None
 
 
 def check_shape(raw) -> tuple[dict | None, str | None]:

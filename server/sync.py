@@ -49,6 +49,7 @@ class _Batch:
         self.last_round = max(1, db.session.scalar(db.select(func.max(Round.number)).where(
             Round.event_id == event.id)) or 0, db.session.scalar(
             db.select(func.max(Pairing.round_number)).where(Pairing.event_id == event.id)) or 0)
+        self._tables: dict[int, set[int]] = {}  # round number -> its tables (pairings), read once
 
     def live_naming(self, target: str, record_type: str) -> list[Record]:
         """The event's records of `record_type` naming `target` (stored, or accepted earlier
@@ -78,7 +79,35 @@ class _Batch:
             problem = None if value is None else field.problem(value, self)
             if problem:
                 return f"payload.{name}: {problem}"
+        problem = self.table_problem(rec["payload"])
+        if problem:
+            return problem
         return PAYLOADS[rec["type"]].event_problem(rec, self)
+
+    def table_problem(self, payload: dict) -> str | None:
+        """A record naming a table and a round whose tables were entered must name one of
+        them (a table that does not play that round gets no result, extension or penalty)."""
+        table, number = payload.get("table"), payload.get("round")
+        if not isinstance(table, int) or not isinstance(number, int):
+            return None
+        if number not in self._tables:
+            self._tables[number] = set(db.session.scalars(db.select(Pairing.number).where(
+                Pairing.event_id == self.event.id, Pairing.round_number == number)))
+        tables = self._tables[number]
+        if tables and table not in tables:
+            return f"payload.table: round {number} has no table {table} (its tables: {_spans(tables)})"
+        return None
+
+
+def _spans(numbers: set[int]) -> str:
+    """Table numbers as short runs: {1, 2, 3, 7} -> "1-3, 7"."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def push(event: Event, device: Device, raw_records: list) -> list[dict]:

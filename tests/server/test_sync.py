@@ -3,7 +3,7 @@
 import uuid
 
 import pytest
-from server_helpers import T0, Phone, add_event, add_rounds, set_role
+from server_helpers import T0, Phone, add_event, add_rounds, seated_event, set_role
 
 from server.extensions import db
 from server.models import Record
@@ -98,7 +98,7 @@ def test_every_record_type_is_accepted_from_a_head_judge(app, client, event):
     records = [
         penalty,
         head.record("time_extension", {"table": 2, "round": 1, "minutes": 4.5, "reason": "ruling"}),
-        head.record("match_result", {"table": 2, "round": 1, "result": "draw", "games": {"A": 1, "B": 1}}),
+        head.record("match_result", {"table": 2, "round": 1, "result": "draw", "games": {"A": 0, "B": 0}}),
         head.record("time_call", {"table": 2, "round": 1, "facts": {"game_wins": {"A": 1, "B": 1}},
                                   "answer": {"match": "draw"}, "result": "draw"}),
         head.record("approval", {"record": penalty["id"], "approved": True, "comment": "ok"}),
@@ -308,3 +308,68 @@ def test_intentional_and_minor_must_be_true_or_false(phone, event, field):
     [result] = phone.sync([rec])["results"]
     assert result == {"id": rec["id"], "status": "rejected",
                       "reason": f"payload.{field}: must be true or false"}
+
+
+def test_a_typed_name_is_one_player_whatever_its_case_and_spacing(app, client, event):
+    a, b = Phone(client, event, name="a"), Phone(client, event, name="b")
+    a.sync([a.penalty("Cal Dune", infraction="slow_play", penalty="warning")])
+    b.sync([{**b.penalty("cal  DUNE", infraction="tardiness", penalty="game_loss"), "created_ms": T0 + 5}])
+    for asked in ("Cal Dune", "CAL DUNE", "cal%20dune"):
+        res = client.get(f"/api/events/{event['slug']}/players/{asked}/history", headers=b.headers)
+        assert res.status_code == 200, asked
+        assert [h["infraction"] for h in res.get_json()["history"]] == ["slow_play", "tardiness"]
+    assert client.get(f"/api/events/{event['slug']}/players/Cal%20Dunes/history",
+                      headers=b.headers).status_code == 404
+    with app.app_context():
+        assert {r.player for r in db.session.scalars(db.select(Record))} == {"name:cal dune"}
+
+
+def test_a_typed_name_of_digits_only_is_refused_with_its_reason_and_the_rest_kept(phone, event):
+    body = phone.sync([phone.penalty("2"), phone.penalty(" 17 "), phone.penalty("Room 2")])
+    assert [(r["status"], r.get("reason")) for r in body["results"]] == [
+        ("rejected", "payload.player: a player name cannot be digits only: send a player id as a number"),
+        ("rejected", "payload.player: a player name cannot be digits only: send a player id as a number"),
+        ("accepted", None)]
+
+
+def test_a_result_the_games_cannot_give_is_refused_and_its_neighbours_kept(app, client):
+    from server.models import Event
+
+    event = add_event(app)
+    with app.app_context():
+        db.session.get(Event, event["id"]).games_per_match = 3
+        db.session.commit()
+    phone = Phone(client, event)
+
+    def result(table, winner, a, b):
+        return phone.record("match_result", {"table": table, "round": 1, "result": winner, "games": {"A": a, "B": b}})
+
+    body = phone.sync([result(1, "A", 0, 2), result(2, "A", 2, 1), result(3, "draw", 50, 40),
+                       result(4, "B", 1, 1), result(5, "draw", 1, 0), result(6, "B", 0, 3), result(7, "draw", 1, 1)])
+    assert [(r["status"], r.get("reason")) for r in body["results"]] == [
+        ("rejected", "payload.games: 0-2 is no win for player A (the winner has won more games)"),
+        ("accepted", None),
+        ("rejected", "payload.games: 90 games won in a match of 3 games at most"),
+        ("rejected", "payload.games: 1-1 is no win for player B (the winner has won more games)"),
+        ("accepted", None),  # an intentional draw may be agreed when one player leads
+        ("accepted", None),
+        ("accepted", None)]
+
+
+def test_a_table_that_does_not_play_the_round_gets_no_record(app, client):
+    event = seated_event(app, ["Ada Brook", "Ben Carter", "Cy Dane", "Di Eve", "Ed Fay", "Flo Gee", "Gus H", "Hal I"],
+                         ruleset="dci-upg")
+    phone = Phone(client, event)
+    ada = event["players"]["Ada Brook"]
+    body = phone.sync([
+        phone.record("match_result", {"table": 77, "round": 1, "result": "A"}),
+        phone.record("time_extension", {"table": 5, "round": 1, "minutes": 3, "reason": "deck_check"}),
+        phone.record("match_result", {"table": 4, "round": 1, "result": "B"}),
+        phone.penalty(ada, table=9),
+        phone.penalty(ada, table=None),
+        phone.penalty(ada, table=2, round=None)])
+    assert [(r["status"], r.get("reason")) for r in body["results"]] == [
+        ("rejected", "payload.table: round 1 has no table 77 (its tables: 1-4)"),
+        ("rejected", "payload.table: round 1 has no table 5 (its tables: 1-4)"),
+        ("accepted", None), ("rejected", "payload.table: round 1 has no table 9 (its tables: 1-4)"),
+        ("accepted", None), ("accepted", None)]
