@@ -1,6 +1,6 @@
 """Steps a judge takes in the app, shared by the browser tests."""
 
-from .conftest import wait_python
+from .conftest import ROOT, wait_python
 
 
 def join(page, server, event, judge):
@@ -75,3 +75,30 @@ def joined_phones(browser, server, event, *judges):
         out.append((ctx, ctx.new_page()))
         join(out[-1][1], server, event, judge)
     return out
+
+
+AXE = ROOT / "pwa" / "node_modules" / "axe-core" / "axe.min.js"
+
+# Every rule axe runs by default, and two it leaves off: a control's name holds its visible
+# words (label-content-name-mismatch) and targets of at least 24 px (target-size).
+AXE_RUN = """async () => {
+  const result = await window.axe.run(document, { resultTypes: ["violations"], rules: {
+    "label-content-name-mismatch": { enabled: true }, "target-size": { enabled: true } } });
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+}"""
+
+
+def axe_violations(page):
+    """axe-core's violations on what `page` shows now: [{id, impact, targets}] (axe is added
+    to the page once per load)."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate(AXE_RUN)
+
+
+def use_scheme(page, scheme):
+    """Make the system colour scheme `scheme` ("light" or "dark") and wait until the app
+    follows it (the theme on <html>)."""
+    page.emulate_media(color_scheme=scheme)
+    page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)

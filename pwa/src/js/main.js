@@ -15,6 +15,7 @@ import { api } from "./api.js";
 import { preloadScreen, route, render } from "./router.js";
 import { renderStatus } from "./ui/status.js";
 import { startReviewBadge, updateReviewBadge } from "./ui/review-badge.js";
+import { startLook } from "./theme.js";
 
 performance.mark("app-start");
 
@@ -106,6 +107,7 @@ export async function refreshDetail() {
 }
 
 async function boot() {
+  startLook();
   renderStatus();
   engineState.onchange = renderStatus;
   offline.addEventListener("change", renderStatus);

@@ -28,6 +28,6 @@ export function alertSettings() {
   }
   draw();
   return h("fieldset", { id: "alert-settings" }, h("legend", {}, "Alerts"),
-    h("div", { class: "row" }, sound, h("label", { for: "alert-sound" }, "Sound for calls and time alerts")),
+    h("div", { class: "choice" }, sound, h("label", { for: "alert-sound" }, "Sound for calls and time alerts")),
     allow, said);
 }

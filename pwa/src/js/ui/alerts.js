@@ -107,9 +107,10 @@ export async function notify(title, body, tag) {
 /** Show `text` in the alert banner for `ms` milliseconds, with tone and vibration; with
  * `system: {title, tag}` also a system notification. */
 export function showAlert(text, { ms = 20000, system = null } = {}) {
-  const el = document.getElementById("alert");
-  el.textContent = text;
+  const el = document.getElementById("alert-bar");
+  document.getElementById("alert").textContent = text;
   el.hidden = false;
+  // A tap anywhere on the banner or its button (the keyboard's way) dismisses it.
   el.onclick = () => { el.hidden = true; };
   if (navigator.vibrate) {
     navigator.vibrate([300, 150, 300]);

@@ -67,7 +67,7 @@ export async function render(main) {
       tableMinutes.set(n, minutes);
       const p = pairing.get(n);
       const result = results.get(n);
-      return h("li", { "data-table": n, "data-state": result ? "result" : "open" },
+      return h("li", { "data-table": n, "data-state": result ? "result" : "open", tabindex: "-1" },
         h("div", { class: "info" },
           h("div", {}, h("strong", {}, `Table ${n}`), p ? ` · ${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
           h("div", { class: "when" },
@@ -78,9 +78,9 @@ export async function render(main) {
           h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
                         onclick: () => showExtension(n) }, "+ Time"),
           h("button", { type: "button", class: "secondary", "aria-label": `Result of table ${n}`,
-                        onclick: () => showResult(extEl, n, p, result, onRecords) }, "Result"),
+                        onclick: () => { panelFor = n; showResult(extEl, n, p, result, onRecords); } }, "Result"),
           h("button", { type: "button", class: "secondary", "aria-label": `Deck check at table ${n}`, // ui/deckcheck.js
-                        onclick: () => import("./deckcheck.js").then((m) => m.showDeckCheck(extEl, n, p, onRecords)) },
+                        onclick: () => import("./deckcheck.js").then((m) => { panelFor = n; m.showDeckCheck(extEl, n, p, onRecords); }) },
             "Deck check")));
     });
   }
@@ -93,21 +93,39 @@ export async function render(main) {
     return left.end_ms ? `${formatLeft(ms)} left, ends ${timeOfDay(left.end_ms + minutes * 60000)}` : `${formatLeft(ms)} left`;
   }
 
+  // A redraw keeps the keyboard where it was: on the same table's row or button.
+  function focusedInTables() {
+    const el = document.activeElement;
+    if (!tablesEl.contains(el)) return null;
+    return { table: el.closest("li[data-table]")?.dataset.table ?? null, id: el.id || null, label: el.getAttribute("aria-label") };
+  }
+
+  function focusTable({ table = null, id = null, label = null }) {
+    const row = table == null ? null : tablesEl.querySelector(`li[data-table="${table}"]`);
+    const target = (id && document.getElementById(id))
+      || (row && label && [...row.querySelectorAll("[aria-label]")].find((el) => el.getAttribute("aria-label") === label))
+      || row || document.getElementById("tables-h");
+    target?.focus({ preventScroll: !row || target !== row });
+  }
+
   function drawTables() {
+    const focused = focusedInTables();
     const left = roundLeft(app.clock?.round, serverNow());
     const rows = tableRows(left);
     const done = rows.filter((li) => li.dataset.state === "result").length;
     // Which news from the server the list was drawn from (for tests: "drawn since that fetch").
     tablesEl.dataset.newsMs = String(app.clock?.news_ms ?? "");
-    fill(tablesEl, h("h2", { id: "tables-h" }, "Tables this round"),
+    fill(tablesEl, h("h2", { id: "tables-h", tabindex: "-1" }, "Tables this round"),
       rows.length ? h("p", { class: "muted", id: "results-count" },
         done === rows.length ? "All results in." : `${done} of ${rows.length} results in; outstanding tables first.`) : null,
       rows.length ? h("ul", { class: "table-list", "aria-labelledby": "tables-h" }, rows)
         : h("p", { class: "muted" }, "No tables known for this round."),
-    h("button", { type: "button", class: "secondary", onclick: () => showExtension(null) }, "Add time to another table"));
+    h("button", { type: "button", class: "secondary", id: "ext-other", onclick: () => showExtension(null) }, "Add time to another table"));
+    if (focused) focusTable(focused);
   }
 
   function showExtension(table) {
+    panelFor = table;
     const tableIn = h("input", { id: "ext-table", type: "number", min: "1", inputmode: "numeric", value: table ?? "" });
     const reason = h("select", { id: "ext-reason" }, REASONS.map(([id, name]) => h("option", { value: id }, name)));
     const minutes = h("input", { id: "ext-minutes", type: "number", min: "0", step: "0.5", inputmode: "decimal" });
@@ -199,6 +217,14 @@ export async function render(main) {
       out));
     minutes.focus();
   }
+
+  // The table whose panel (time extension, result, deck check) is open: once the panel
+  // closes (done or cancelled) with the keyboard's focus in it, focus goes back to that row.
+  let panelFor = null;
+  new MutationObserver(() => {
+    if (extEl.childElementCount || !document.body.contains(extEl)) return;
+    if (document.activeElement === document.body || document.activeElement == null) focusTable({ table: panelFor });
+  }).observe(extEl, { childList: true });
 
   let lastSecond = null;
   function tick() {

@@ -7,6 +7,7 @@ import { render as redraw } from "../router.js";
 import * as store from "../store.js";
 import { syncNow, syncState } from "../sync.js";
 import { alertSettings } from "./alert-settings.js";
+import { lookSettings } from "./look-settings.js";
 
 /** Why this phone may not leave its event yet (records still to send), or null. Records are
  * sent with this event's device token, so leaving before they reach the server would lose them. */
@@ -123,6 +124,7 @@ export async function render(main, [codeArg]) {
     h("h1", {}, "Event"),
     current,
     app.session ? alertSettings() : null,
+    lookSettings(),
     h("form", { onsubmit: join, "aria-labelledby": "join-h" },
       h("h2", { id: "join-h" }, "Join an event"),
       h("label", { for: "join-code" }, "Join code"), code,

@@ -69,10 +69,12 @@ export async function render(main, [infractionArg]) {
     if (!found.length) results.append(h("li", { class: "muted" }, "No infraction matches these words."));
   }
 
-  function choose(inf) {
+  // Choosing an infraction takes its button away: focus goes to what it shows instead.
+  function choose(inf, { focus = true } = {}) {
     fill(results);
     search.value = inf.name;
-    fill(detail, h("h2", {}, inf.name), h("p", {}, inf.summary), facts(inf));
+    fill(detail, h("h2", { id: "pen-detail-h", tabindex: "-1" }, inf.name), h("p", {}, inf.summary), facts(inf));
+    if (focus) detail.querySelector("h2").focus();
   }
 
   function facts(inf) {
@@ -242,9 +244,10 @@ export async function render(main, [infractionArg]) {
           return;
         }
         const stored = await recordPenalty(payload, answer);
-        btn.replaceWith(h("p", { class: "ok-text", role: "status", id: "pen-recorded" },
-          app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event."),
-        app.session.standalone ? null : appealButton(stored, payload));
+        const said = h("p", { class: "ok-text", role: "status", id: "pen-recorded", tabindex: "-1" },
+          app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event.");
+        btn.replaceWith(said, app.session.standalone ? null : appealButton(stored, payload));
+        said.focus();
       } }, notStated ? "Record it for the head judge to decide" : "Record this penalty"));
   }
 
@@ -257,5 +260,5 @@ export async function render(main, [infractionArg]) {
     results, detail);
   list();
   const pre = infractions.find((i) => i.id === infractionArg);
-  if (pre) choose(pre);
+  if (pre) choose(pre, { focus: false });
 }

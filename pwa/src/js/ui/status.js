@@ -12,6 +12,8 @@ export function renderStatus() {
   const net = document.getElementById("net");
   const sync = document.getElementById("sync");
   const py = document.getElementById("python");
+  // The link's name is what it shows; the longer words are its description.
+  const syncSaid = document.getElementById("sync-said");
   const online = navigator.onLine && syncState.online;
   const s = app.session;
   // "live": changes arrive over the push stream; "polling": the stream is down, the app asks.
@@ -22,7 +24,8 @@ export function renderStatus() {
 
   if (!s || s.standalone) {
     sync.textContent = s ? "Not syncing (standalone)" : "Not joined";
-    sync.removeAttribute("aria-label");
+    syncSaid.textContent = "Open sync details.";
+    sync.removeAttribute("title");
     sync.className = "pill";
   } else {
     const parts = [];
@@ -47,7 +50,7 @@ export function renderStatus() {
       said.push(`${syncState.rejected.length} refused by the server`);
     }
     sync.textContent = parts.join(" · ");
-    sync.setAttribute("aria-label", `${said.join("; ")}. Open sync details.`);
+    syncSaid.textContent = `${said.join("; ")}. Open sync details.`;
     sync.title = said.join("; ");
     sync.className = `pill ${syncState.rejected.length || syncState.revoked ? "bad" : syncState.waiting || syncState.elsewhere?.length ? "off" : "ok"}`;
   }

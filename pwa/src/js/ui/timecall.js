@@ -157,17 +157,21 @@ export async function render(main) {
   function offerRecord(answer, result, decidedBy) {
     const t = tableSel.value ? Number(tableSel.value) : null;
     const done = h("div", { class: "card", id: "tc-result" },
-      h("p", { class: "big-penalty", "data-match": result }, result === "draw" ? RESULT_TEXT.draw : `${names[result]} ${RESULT_TEXT[result]}`),
+      h("p", { class: "big-penalty", "data-match": result, id: "tc-match", tabindex: "-1" },
+        result === "draw" ? RESULT_TEXT.draw : `${names[result]} ${RESULT_TEXT[result]}`),
       decidedBy === "head_judge" ? h("p", { class: "muted" }, "Decided by the head judge.") : null,
       t ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
         const btn = ev.currentTarget;
         btn.disabled = true;
         await addRecord("time_call", { table: t, round: app.clock?.round?.number ?? 1, facts, answer, result,
                                        decided_by: decidedBy });
-        btn.replaceWith(h("p", { class: "ok-text", role: "status" }, "Recorded on this phone."));
+        const said = h("p", { class: "ok-text", role: "status", tabindex: "-1", id: "tc-recorded" }, "Recorded on this phone.");
+        btn.replaceWith(said);
+        said.focus();
       } }, `Record the result for table ${t}`) : h("p", { class: "muted" }, "Pick a table to record this result."));
     steps.append(done);
-    done.querySelector("button")?.focus();
+    // Focus goes to the result (read first), the button to record it next.
+    done.querySelector("#tc-match").focus();
   }
 
   /** The ruleset's own answer fields, shown as lines in the step (not the shared ones). */

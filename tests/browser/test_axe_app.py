@@ -1,0 +1,79 @@
+"""axe-core (npm `axe-core`, run in the page) finds no accessibility violation on any screen
+of the judge app or the players' pages, at 390 and 320 px wide, in the light and the dark
+colour scheme. One browser context per width walks every screen; each screen is checked in
+both schemes (the app follows the system's scheme)."""
+
+import pytest
+
+from .conftest import PHONE, SMALL_PHONE
+from .helpers import axe_violations, join, look_up_penalty, use_scheme
+
+# Screens reached by their address alone: (name, address, what shows once it is drawn).
+PLAIN_SCREENS = [("players", "#/history", "#history-filter"),
+                 ("review", "#/review", "#review-waiting, #review-empty"),
+                 ("event", "#/join", "#leave-btn"), ("sync", "#/sync", "#sync-now")]
+
+
+def check(page, screen, found):
+    """Run axe on what `page` shows in both colour schemes; adds "<screen> (<scheme>): ..."
+    lines to `found` for each violation."""
+    for scheme in ("light", "dark"):
+        use_scheme(page, scheme)
+        for v in axe_violations(page):
+            found.append(f"{screen} ({scheme}): {v['id']} [{v['impact']}] {', '.join(v['targets'])}")
+
+
+@pytest.mark.parametrize("size", [PHONE, SMALL_PHONE], ids=["390px", "320px"])
+def test_every_screen_has_no_axe_violation(browser, flask_server, size):
+    event = flask_server.make_event("wotf", "competitive", round_minutes=50)
+    slug = event["slug"]
+    flask_server.start_round(slug)
+    assert flask_server.app.test_client().post(
+        f"/api/events/{slug}/calls", json={"table": 1}).status_code == 201
+    ctx = browser.new_context(viewport=size, service_workers="allow")
+    found = []
+    try:
+        page = ctx.new_page()
+        page.goto(flask_server.url + "/#/join")
+        page.wait_for_selector("#join-code")
+        check(page, "join", found)
+
+        join(page, flask_server, event, "Ada")
+        flask_server.set_role(slug, "Ada", "head_judge")
+        page.reload()
+        page.wait_for_function("() => window.judgeApp.app.session?.role === 'head_judge'")
+        page.wait_for_selector("main[data-screen=clock] #tables li[data-table]")
+        page.wait_for_selector("#calls li[data-call]")
+        check(page, "clock and calls", found)
+
+        page.click("#calls .call-take")
+        page.wait_for_selector("#calls .call-close")
+        check(page, "calls (taken)", found)
+
+        page.goto(flask_server.url + "/#/time")
+        page.select_option("#tc-table", "1")
+        page.click("#tc-start")
+        page.wait_for_selector("#tc-steps .question")
+        check(page, "time", found)
+
+        look_up_penalty(page, "decklist", "late_decklist", event["players"][0]["id"])
+        check(page, "penalty", found)
+
+        for name, where, ready in PLAIN_SCREENS:
+            page.goto(f"{flask_server.url}/{where}")
+            page.wait_for_selector(ready)
+            check(page, name, found)
+
+        public = ctx.new_page()
+        public.goto(flask_server.url + f"/#/event/{slug}")
+        public.wait_for_selector("#pub-rules h2")
+        public.wait_for_function("() => /Round 1/.test(document.querySelector('#pub-label').textContent)")
+        check(public, "players' page", found)
+
+        public.goto(flask_server.url + f"/#/event/{slug}/table/2")
+        public.wait_for_selector("#call-btn:not([disabled])")
+        public.wait_for_function("() => /table 2/.test(document.querySelector('#pub-label').textContent)")
+        check(public, "table page", found)
+    finally:
+        ctx.close()
+    assert found == [], "axe found:\n" + "\n".join(found)
