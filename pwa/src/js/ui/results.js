@@ -3,7 +3,7 @@
 // ended without time. A correction is a new result; it voids the earlier one where this
 // phone may (its own, or any as head judge) — the latest result counts either way.
 import { h, fill } from "../dom.js";
-import { app, addRecord, eventRecords, playerName } from "../state.js";
+import { app, addRecord, eventContext, eventRecords, playerName } from "../state.js";
 import { tableResults } from "../engine.js";
 
 /** {table number: result} for the current round, from this phone's records of the event. */
@@ -45,6 +45,17 @@ export function showResult(container, table, pairing, earlier, onDone) {
     const bad = (n) => n != null && !(Number.isInteger(n) && n >= 0 && n <= 99);
     if (bad(a) || bad(b) || (a == null) !== (b == null)) {
       fill(note, h("p", { class: "bad-text" }, "Games won: both whole numbers from 0 to 99, or neither."));
+      return;
+    }
+    // As the server checks a result: the winner won more games, and no more games are won than
+    // the match has (an agreed draw may stand at any score).
+    const most = eventContext().games_per_match;
+    const problem = a == null ? null
+      : chosen !== "draw" && (chosen === "A" ? a <= b : b <= a) ? `${name(chosen)} cannot win ${a}–${b}: the winner has won more games.`
+        : most != null && a + b > most ? `${a + b} games won, but a match here has at most ${most}.` : null;
+    if (problem) {
+      fill(note, h("p", { class: "bad-text" }, problem));
+      gamesA.focus();
       return;
     }
     ev.submitter && (ev.submitter.disabled = true);
