@@ -340,7 +340,8 @@ class _Search:
         return missing.spec.get("summary") or missing.path.rsplit(".", 1)[-1].replace("_", " ")
 
     def describe(self, missing: MissingFact) -> dict:
-        """``{"path", "type", "label", "values"?}`` of a fact the answer needs."""
+        """``{"path", "type", "label", "values"?, "minimum"?, "whole"?}`` of a fact the answer
+        needs (``minimum`` and ``whole`` for a number or a per-player value)."""
         spec = missing.spec
         entry = {"path": missing.path, "type": spec["type"], "label": self.label(missing)}
         data = self.ruleset.data
@@ -353,8 +354,8 @@ class _Search:
             if missing.path == "facts.infraction":
                 names = {i["id"]: i.get("name", i["id"]) for i in data.get("infractions", [])}
             entry["values"] = [{"id": v, "name": names.get(str(v), str(v))} for v in spec["values"]]
-        elif spec["type"] == "number":
-            entry["minimum"] = spec.get("minimum", 0)
+        elif spec["type"] in vocab.NUMBER_TYPES:
+            entry.update(vocab.number_bounds(spec))
         return entry
 
 

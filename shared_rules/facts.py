@@ -4,7 +4,8 @@
 that takes the request's values and returns a new dict with defaults filled in, or raises
 RuleError naming the field (``facts.current_game.winner``) and, where there is a closed list,
 the allowed values. Numbers are minutes, counts or life points: finite and never negative (a
-field may set a higher ``minimum``, and ``whole`` for whole numbers). Penalty fields take the
+field, or a per-player field for both its numbers, may set a higher ``minimum``, and ``whole``
+for whole numbers). Penalty fields take the
 ruleset's penalty ids; a history entry's penalty may also be a list (several penalties given
 at once), which counts as its last one. Each checker is built once per ruleset and query.
 """
@@ -135,7 +136,8 @@ def value_checker(spec: dict, path: str) -> Check:
             return value
         return check_player
     if kind == "per_player":
-        check_a, check_b = number_checker(f"{path}.A"), number_checker(f"{path}.B")
+        bounds = spec.get("minimum", 0), spec.get("whole", False)
+        check_a, check_b = number_checker(f"{path}.A", *bounds), number_checker(f"{path}.B", *bounds)
 
         def check_per_player(value):
             if type(value) is not dict or value.keys() != BOTH:

@@ -32,6 +32,14 @@ FACT_TYPES = ("bool", "number", "string", "enum", "player", "player_or_null", "p
               "penalty_or_list", "object", "list")
 ENUMERABLE = ("bool", "enum", "player", "player_or_null", "penalty")
 PENALTY_TYPES = ("penalty", "penalty_or_list")
+NUMBER_TYPES = ("number", "per_player")  # a number, or a number for each player
+
+
+def number_bounds(spec: dict) -> dict:
+    """``{"minimum", "whole"?}`` of a number or per-player fact (``whole`` only when true): what
+    a value must be (the checks of facts.py), for forms that check a typed value before asking
+    the engine."""
+    return {"minimum": spec.get("minimum", 0), **({"whole": True} if spec.get("whole") else {})}
 
 
 @cache

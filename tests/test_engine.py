@@ -152,9 +152,23 @@ def test_the_walk_names_what_it_needs_next_and_keeps_what_it_found(toy):
     assert [n["path"] for n in answer["needs"]] == ["facts.current_game.winner"]
     answer = ask("time_call", {"current_game": {"winner": None}})
     assert answer["needs"] == [{"path": "facts.current_game.life_points", "type": "per_player",
-                                "label": "life points"}]
+                                "label": "life points", "minimum": 0}]
     answer = ask("time_call", {"current_game": {"winner": None, "life_points": {"A": 100, "B": 800}}})
     assert answer["game_result"] == "B" and "needs" not in answer
+
+
+def test_a_count_declared_whole_is_asked_and_checked_as_a_whole_number():
+    request = {"ruleset": "yugioh", "query": "time_call", "event": {"level": "tier2", "stage": "swiss"},
+               "facts": {"game_wins": {"A": 1, "B": 0}, "current_game": {"winner": None}}}
+    assert evaluate(request)["needs"] == [{"path": "facts.current_game.life_points", "type": "per_player",
+                                           "label": "life points once the extra turns are over",
+                                           "minimum": 0, "whole": True}]
+    with pytest.raises(RuleError) as error:
+        evaluate({**request, "facts": {**request["facts"], "game_wins": {"A": 1.5, "B": 0}}})
+    assert error.value.field == "facts.game_wins.A"
+    with pytest.raises(RuleError) as error:
+        evaluate({**request, "facts": {"current_game": {"winner": None, "life_points": {"A": 800, "B": -1}}}})
+    assert error.value.field == "facts.current_game.life_points.B"
 
 
 def test_the_search_is_bounded(toy, monkeypatch):

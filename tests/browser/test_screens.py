@@ -241,8 +241,19 @@ def test_penalty_asks_what_the_engine_needs_and_a_record_can_be_voided(browser, 
 
         page.goto(static_server.url + "/#/history/Ivy")
         page.wait_for_selector("#history-records [data-void]")
-        page.once("dialog", lambda dialog: dialog.accept("wrong player"))
+        # Void asks first, in the page: "Keep it" leaves the penalty as it was.
         page.click("#history-records [data-void]")
+        page.wait_for_selector("#void-step")
+        assert len(page.evaluate("() => window.judgeApp.records()")) == 1
+        page.click("#void-cancel")
+        assert page.locator("#void-step").count() == 0 and page.is_visible("#history-records [data-void]")
+        page.click("#history-records [data-void]")
+        page.click("#void-confirm")  # no reason given: not voided, and the step says why
+        page.wait_for_selector("#void-error:not([hidden])")
+        assert page.locator("#history-records li.voided").count() == 0
+        assert len(page.evaluate("() => window.judgeApp.records()")) == 1
+        page.fill("#void-reason", "wrong player")
+        page.click("#void-confirm")
         page.wait_for_selector("#history-records li.voided")
         records = page.evaluate("() => window.judgeApp.records()")
         assert [(r["type"], r["payload"].get("reason") or r["payload"].get("notes"))

@@ -36,3 +36,23 @@ export function tableProblem(value, required = false) {
   if (!Number.isInteger(n) || n < 1 || n > LIMITS.table) return `must be a whole number from 1 to ${LIMITS.table}`;
   return null;
 }
+
+/** Why typed `text` is not a number that `bounds` allows, or null. `bounds`: `{minimum, whole}`
+ * of a fact, as the engine's needs entry or the query's vocabulary gives them (minimum 0
+ * unless set). Digits only, with one decimal point where fractions are allowed (a comma
+ * counts as one): Number() would read "1e9" as a billion, "" as 0 and " 0x1f" as 31. */
+export function numberProblem(text, { minimum = 0, whole = false } = {}) {
+  const t = String(text ?? "").trim();
+  const what = `${whole ? "a whole number" : "a number"} of ${minimum} or more`;
+  if (!t) return `${what} is needed`;
+  if (!(whole ? /^\d+$/ : /^\d+([.,]\d+)?$/).test(t)) return `must be ${what}, in digits`;
+  const n = typedNumber(t);
+  if (!Number.isSafeInteger(Math.floor(n))) return `too large: ${t}`;
+  if (n < minimum) return `must be ${what}`;
+  return null;
+}
+
+/** The number typed in `text` (one that numberProblem accepts). */
+export function typedNumber(text) {
+  return Number(String(text).trim().replace(",", "."));
+}

@@ -7,6 +7,7 @@ import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { decide, flagText, reviewList, reviewShown } from "../review.js";
 import { appealButton } from "./appeal.js";
+import { textProblem } from "../checks.js";
 
 export async function render(main, [playerArg]) {
   const { all, voided } = await eventRecords();
@@ -35,18 +36,46 @@ export async function render(main, [playerArg]) {
     return last ? (last.payload.approved ? `approved by ${last.judge}` : `not approved by ${last.judge}`) : "waiting";
   }
 
+  /** Voiding asks first, in the page: why (the void record keeps it), then "Void this penalty"
+   * records it or "Keep it" puts the buttons back as they were. */
+  function askVoid(r, row) {
+    const reason = h("input", { id: "void-reason", autocomplete: "off", "aria-describedby": "void-error" });
+    const error = h("p", { class: "bad-text", id: "void-error", role: "alert", hidden: true });
+    const step = h("form", { class: "card", id: "void-step", novalidate: true, onsubmit: async (ev) => {
+      ev.preventDefault();
+      const text = reason.value.trim();
+      const problem = text ? textProblem(text) : "say why, for the head judge and the records";
+      if (problem) {
+        error.textContent = `Reason: ${problem}.`;
+        error.hidden = false;
+        reason.focus();
+        return;
+      }
+      step.querySelector("#void-confirm").disabled = true;
+      await addRecord("void", { record: r.id, reason: text });
+      main.replaceChildren();
+      render(main, [String(r.payload.player)]);
+    } },
+    h("label", { for: "void-reason" }, "Why is this penalty void?"), reason, error,
+    h("div", { class: "row" },
+      h("button", { type: "submit", id: "void-confirm" }, "Void this penalty"),
+      h("button", { type: "button", class: "secondary", id: "void-cancel", onclick: () => {
+        step.remove();
+        row.hidden = false;
+        row.querySelector("[data-void]")?.focus();
+      } }, "Keep it")));
+    row.hidden = true;
+    row.after(step);
+    reason.focus();
+  }
+
   // Corrections are new records: a void (own records, or any as head judge) or an approval.
   function actions(r) {
     const own = r.device === app.session.device_id || app.session.standalone;
     const buttons = [];
     if (own || role === "head_judge") {
-      buttons.push(h("button", { type: "button", class: "secondary", "data-void": r.id, onclick: async () => {
-        const reason = prompt("Why is this penalty void?");
-        if (!reason) return;
-        await addRecord("void", { record: r.id, reason });
-        main.replaceChildren();
-        render(main, [String(r.payload.player)]);
-      } }, "Void"));
+      buttons.push(h("button", { type: "button", class: "secondary", "data-void": r.id,
+        onclick: (ev) => askVoid(r, ev.currentTarget.parentElement) }, "Void"));
     }
     if (role === "head_judge" && waitingApproval.has(r.id) && !app.session.standalone) {
       for (const [approved, text] of [[true, "Approve"], [false, "Refuse"]]) {

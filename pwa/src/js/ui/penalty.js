@@ -3,6 +3,8 @@
 // requirement, options, lines to read out, source) and record it for a player and table.
 // The optional details, the questions and the card's extra lines are the ruleset's own facts
 // and answer fields, in its words; the history and the record's payload come from the engine.
+// The choices made (infraction, player, table, details, answers, notes) are the screen's draft
+// (drafts.js): Back and Forward, or leaving and coming back, show the same card again.
 import { append, h, fill } from "../dom.js";
 import { app, currentTables, eventContext, eventRecords, penaltyName, playerName, request } from "../state.js";
 import { appealButton } from "./appeal.js";
@@ -10,6 +12,7 @@ import { evaluate, factsRead, history as playerHistory, historySeen, penaltyPayl
 import { recordPenalty } from "../penalty-record.js";
 import { LIMITS, tableProblem, textProblem } from "../checks.js";
 import { syncState } from "../sync.js";
+import { clearDraft, loadDraft, saveDraft } from "../drafts.js";
 import { timeOfDay } from "../clock.js";
 import { answerLines, ask, factName, humanize, sentence, setFact } from "./questions.js";
 import { answeredNote, waitingText } from "./engine-note.js";
@@ -56,6 +59,9 @@ export function presetPenalty(given) {
 export async function render(main, [infractionArg]) {
   const presetFor = preset;
   preset = null;
+  // The draft is shown again unless the screen was opened for someone or something else.
+  let restoring = loadDraft("penalty");
+  if (presetFor || (infractionArg && restoring?.infraction !== infractionArg)) restoring = null;
   const infractions = app.ruleset.infractions || [];
   const search = h("input", { id: "pen-search", type: "search", autocomplete: "off", placeholder: "e.g. slow, deck, late" });
   const results = h("ul", { class: "list", id: "pen-results", "aria-label": "Matching infractions" });
@@ -71,13 +77,23 @@ export async function render(main, [infractionArg]) {
 
   // Choosing an infraction takes its button away: focus goes to what it shows instead.
   function choose(inf, { focus = true } = {}) {
+    const restore = restoring?.infraction === inf.id ? restoring : null;
+    restoring = null;
     fill(results);
     search.value = inf.name;
-    fill(detail, h("h2", { id: "pen-detail-h", tabindex: "-1" }, inf.name), h("p", {}, inf.summary), facts(inf));
+    fill(detail, h("h2", { id: "pen-detail-h", tabindex: "-1" }, inf.name), h("p", {}, inf.summary), facts(inf, restore),
+      h("button", { type: "button", class: "secondary wide", id: "pen-reset", style: "margin-top:0.8rem", onclick: () => {
+        clearDraft("penalty");
+        fill(detail);
+        search.value = "";
+        list();
+        search.focus();
+      } }, "Start over"));
     if (focus) detail.querySelector("h2").focus();
   }
 
-  function facts(inf) {
+  /** Who and what for `inf`; `restore`: a draft of this infraction to show again. */
+  function facts(inf, restore = null) {
     const players = app.detail?.players || [];
     const playerIn = players.length
       ? h("select", { id: "pen-player" }, h("option", { value: "" }, "Pick a player"),
@@ -93,21 +109,44 @@ export async function render(main, [infractionArg]) {
       playerIn.value = String(presetFor.player);
       tableIn.value = presetFor.table ?? "";
     }
+    if (restore) {
+      playerIn.value = restore.player;
+      tableIn.value = restore.table;
+    }
     const selects = [];
     const details = h("details", { hidden: true }, h("summary", {}, "More details (optional)"));
-    optionalDetails(inf).then((found) => {
+    const out = h("div", { id: "pen-answer", "aria-live": "polite" });
+    const given = { ...restore?.given };
+    // Whether the card (or its question) is asked for: shown again with the draft.
+    let shown = false;
+
+    function keep() {
+      saveDraft("penalty", {
+        infraction: inf.id, player: playerIn.value, table: tableIn.value, given, shown,
+        details: Object.fromEntries(selects.filter(([, sel]) => sel.value).map(([k, sel]) => [k, sel.value])),
+        notes: out.querySelector("#pen-notes")?.value ?? "" });
+    }
+
+    optionalDetails(inf).then(async (found) => {
       for (const [k, summary] of found) {
         const sel = h("select", { id: `pen-fact-${k}`, "data-fact": k },
           h("option", { value: "" }, "Not asked"), h("option", { value: "true" }, "Yes"), h("option", { value: "false" }, "No"));
+        sel.value = restore?.details?.[k] ?? "";
         selects.push([k, sel]);
         details.append(h("div", {}, h("label", { for: sel.id }, sentence(summary || humanize(k))), sel));
       }
       details.hidden = !found.length;
+      if (!restore?.shown) return keep();
+      await decide();
+      const notes = out.querySelector("#pen-notes");
+      if (notes) notes.value = restore.notes || "";
+      keep();
     });
-    const out = h("div", { id: "pen-answer", "aria-live": "polite" });
-    const given = {};
     // A card is for one player at one table: changing either takes it away (no old record).
-    const clearCard = () => fill(out);
+    const clearCard = () => {
+      shown = false;
+      fill(out);
+    };
     for (const el of [playerIn, tableIn]) {
       el.addEventListener("input", clearCard);
       el.addEventListener("change", clearCard);
@@ -124,6 +163,8 @@ export async function render(main, [infractionArg]) {
         document.getElementById(wrong[0])?.focus();
         return;
       }
+      shown = true;
+      keep();
       fill(out, h("p", {}, waitingText()));
       let answer;
       let f;
@@ -175,7 +216,7 @@ export async function render(main, [infractionArg]) {
       return h("div", {}, h("label", { for: "pen-issuing" }, "Penalty the judge chooses"), sel);
     }
 
-    return h("form", { onsubmit: decide, novalidate: true, "aria-label": "Who and what" },
+    return h("form", { onsubmit: decide, oninput: keep, onchange: keep, novalidate: true, "aria-label": "Who and what" },
       h("label", { for: "pen-player" }, "Player"), playerIn,
       h("label", { for: "pen-table" }, "Table"), tableIn,
       details,
@@ -244,6 +285,7 @@ export async function render(main, [infractionArg]) {
           return;
         }
         const stored = await recordPenalty(payload, answer);
+        clearDraft("penalty");
         const said = h("p", { class: "ok-text", role: "status", id: "pen-recorded", tabindex: "-1" },
           app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event.");
         btn.replaceWith(said, app.session.standalone ? null : appealButton(stored, payload));
@@ -259,6 +301,6 @@ export async function render(main, [infractionArg]) {
     h("label", { for: "pen-search" }, "Find an infraction"), search,
     results, detail);
   list();
-  const pre = infractions.find((i) => i.id === infractionArg);
+  const pre = infractions.find((i) => i.id === (infractionArg || restoring?.infraction));
   if (pre) choose(pre, { focus: false });
 }

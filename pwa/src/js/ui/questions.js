@@ -2,8 +2,11 @@
 // ({path, type, label, values?, minimum?}, the label in the ruleset's words). One form control
 // per type; ask(container, need, onAnswer, names) renders one question and calls
 // onAnswer(value) with the typed value (bool, number, {"A": n, "B": n}, "A" | "B" | null, or a
-// value id). Nothing here knows a game: the labels and choices come from the answer.
+// value id). Nothing here knows a game: the labels and choices come from the answer. A typed
+// value is checked on screen first (the entry's minimum and whole, checks.js): a bad one gets
+// a message beside its field and the question stays.
 import { h, uid } from "../dom.js";
+import { LIMITS, numberProblem, textProblem, typedNumber } from "../checks.js";
 
 /** "round_minutes" -> "Round minutes" (the last part of a dotted name). */
 export function humanize(name) {
@@ -20,6 +23,38 @@ export function sentence(text) {
 /** The name a `needs` path has inside its root: "facts.current_game.winner" -> "current_game.winner". */
 export function factName(path) {
   return String(path).replace(/^(facts|event)\./, "");
+}
+
+/** A typed number with its message beside it: `{label, input, nodes, read()}`. `bounds`:
+ * `{minimum, whole}` (a needs entry, a fact's vocabulary). read() gives the number, or shows
+ * why the text is not one (named by the label) and gives undefined. */
+export function numberField(id, text, bounds = {}) {
+  const label = h("label", { for: id }, text);
+  const input = h("input", { id, type: "text", inputmode: bounds.whole ? "numeric" : "decimal", autocomplete: "off",
+                             "aria-describedby": `${id}-error` });
+  const error = h("p", { class: "bad-text", id: `${id}-error`, role: "alert", hidden: true });
+  input.addEventListener("input", () => {
+    error.hidden = true;
+    input.removeAttribute("aria-invalid");
+  });
+  function read() {
+    const problem = numberProblem(input.value, bounds);
+    if (!problem) return typedNumber(input.value);
+    error.textContent = `${label.textContent}: ${problem}.`;
+    error.hidden = false;
+    input.setAttribute("aria-invalid", "true");
+    return undefined;
+  }
+  return { label, input, nodes: [label, input, error], read };
+}
+
+/** Read each field (numberField); focus the first bad one. The values, or null when one is bad. */
+export function readFields(fields) {
+  const values = fields.map((f) => f.read());
+  const bad = values.findIndex((v) => v === undefined);
+  if (bad < 0) return values;
+  fields[bad].input.focus();
+  return null;
 }
 
 /** Render the question for one `needs` entry into `container`. `names` labels the two players. */
@@ -55,21 +90,37 @@ export function ask(container, need, onAnswer, names = { A: "Player A", B: "Play
       body = group((need.values || []).map((v) => choice(v.name, v.id, { "data-answer": String(v.id) })));
       break;
     case "per_player": {
-      const a = h("input", { id: `${id}-a`, type: "number", min: "0", inputmode: "numeric", required: true });
-      const b = h("input", { id: `${id}-b`, type: "number", min: "0", inputmode: "numeric", required: true });
-      body = h("form", { onsubmit: (ev) => { ev.preventDefault(); onAnswer({ A: Number(a.value), B: Number(b.value) }); } },
-        h("label", { for: a.id }, names.A), a, h("label", { for: b.id }, names.B), b,
-        h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
+      const fields = [numberField(`${id}-a`, names.A, need), numberField(`${id}-b`, names.B, need)];
+      body = h("form", { novalidate: true, onsubmit: (ev) => {
+        ev.preventDefault();
+        const values = readFields(fields);
+        if (values) onAnswer({ A: values[0], B: values[1] });
+      } }, fields.map((f) => f.nodes), h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
+      break;
+    }
+    case "number": {
+      const field = numberField(`${id}-v`, label, need);
+      field.label.className = "sr-only";
+      body = h("form", { novalidate: true, onsubmit: (ev) => {
+        ev.preventDefault();
+        const values = readFields([field]);
+        if (values) onAnswer(values[0]);
+      } }, field.nodes, h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
       break;
     }
     default: {
-      const numeric = need.type === "number";
-      const input = h("input", { id: `${id}-v`, type: numeric ? "number" : "text", required: true,
-                                 inputmode: numeric ? "decimal" : "text", step: numeric ? "any" : null,
-                                 min: numeric ? String(need.minimum ?? 0) : null });
-      body = h("form", { onsubmit: (ev) => { ev.preventDefault(); onAnswer(numeric ? Number(input.value) : input.value); } },
-        h("label", { for: input.id, class: "sr-only" }, label), input,
-        h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
+      const input = h("input", { id: `${id}-v`, type: "text", autocomplete: "off", "aria-describedby": `${id}-v-error` });
+      const error = h("p", { class: "bad-text", id: `${id}-v-error`, role: "alert", hidden: true });
+      body = h("form", { novalidate: true, onsubmit: (ev) => {
+        ev.preventDefault();
+        const text = input.value.trim();
+        const problem = text ? textProblem(text, LIMITS.notes, false) : "an answer is needed";
+        if (!problem) return onAnswer(text);
+        error.textContent = `${sentence(problem)}.`;
+        error.hidden = false;
+        input.focus();
+      } }, h("label", { for: input.id, class: "sr-only" }, label), input, error,
+      h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
     }
   }
   card = h("div", { class: "card question", "data-fact": factName(need.path) },

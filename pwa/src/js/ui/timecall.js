@@ -2,10 +2,14 @@
 // play and, through `needs`, what it must know next; each answer is fed back as a fact until
 // the engine gives the match result, which one tap records. The choices for when time was
 // called, the questions and the names of next steps and answer fields are the ruleset's words.
+// The walk (the start and each answer, in order) is the screen's draft (drafts.js): drawn
+// again, it is played again through the engine answer by answer, so Back and Forward show it
+// as it was.
 import { append, h, fill } from "../dom.js";
 import { app, addRecord, currentTables, playerName, request } from "../state.js";
 import { evaluate } from "../engine.js";
-import { answerLines, answerText, ask, factName, humanize, sentence, setFact } from "./questions.js";
+import { clearDraft, loadDraft, saveDraft } from "../drafts.js";
+import { answerLines, answerText, ask, factName, humanize, numberField, readFields, sentence, setFact } from "./questions.js";
 import { answeredNote, waitingText } from "./engine-note.js";
 
 const RESULT_TEXT = { A: "wins the match", B: "wins the match", draw: "The match is a draw" };
@@ -20,6 +24,20 @@ function vocabulary() {
   return { facts: { ...shared.facts, ...(own.facts || {}) }, answer };
 }
 
+/** The facts and event settings a walk has said so far: its start, then each answer in order
+ * (`{fact | event, value}`, `{continues}`: a step played, whose object fact starts again empty). */
+function walkFacts(start, answers) {
+  const facts = { game_wins: { ...start.wins } };
+  const eventFacts = {};
+  for (const name of start.when) facts[name] = true;
+  for (const a of answers) {
+    if (a.continues) facts[a.continues] = {};
+    else if (a.fact) setFact(facts, a.fact, structuredClone(a.value));
+    else if (a.event) setFact(eventFacts, a.event, structuredClone(a.value));
+  }
+  return { facts, eventFacts };
+}
+
 /** Yes/no facts with a default (said before the walk starts): between games, while side decking, ... */
 function startFacts(words) {
   return Object.entries(words.facts).filter(([, spec]) => spec.type === "bool" && spec.default === false);
@@ -30,28 +48,71 @@ export async function render(main) {
   const tableSel = h("select", { id: "tc-table" },
     h("option", { value: "" }, "No table (enter the game state)"),
     tables.map((t) => h("option", { value: t.number }, `Table ${t.number}: ${playerName(t.player_a)} – ${playerName(t.player_b)}`)));
-  const labelA = h("label", { for: "tc-wins-a" }, "Player A");
-  const labelB = h("label", { for: "tc-wins-b" }, "Player B");
-  tableSel.addEventListener("change", () => {
-    const n = playerNames();
-    labelA.textContent = n.A;
-    labelB.textContent = n.B;
-  });
-  const winsA = h("input", { id: "tc-wins-a", type: "number", min: "0", max: "2", value: "0", inputmode: "numeric" });
-  const winsB = h("input", { id: "tc-wins-b", type: "number", min: "0", max: "2", value: "0", inputmode: "numeric" });
   const words = vocabulary();
+  // The games won are counts as the vocabulary declares them (whole, at least its minimum).
+  const wins = { A: numberField("tc-wins-a", "Player A", words.facts.game_wins),
+                 B: numberField("tc-wins-b", "Player B", words.facts.game_wins) };
+  const labelPlayers = () => {
+    const n = playerNames(tableSel.value);
+    wins.A.label.textContent = n.A;
+    wins.B.label.textContent = n.B;
+  };
+  tableSel.addEventListener("change", labelPlayers);
   const whenBoxes = startFacts(words).map(([name, spec]) => {
     const box = h("input", { type: "checkbox", id: `tc-fact-${name}`, "data-fact": name });
     return [name, box, h("label", { class: "check" }, box, " ", sentence(spec.summary || humanize(name)))];
   });
   const steps = h("div", { id: "tc-steps", "aria-live": "polite" });
-  let facts = {};
-  let eventFacts = {}; // event settings the engine asked for (a level where the session has none)
+  // The draft: the form as filled in, and the walk started from it ({start, answers}).
+  const draft = loadDraft("time") || { form: null, walk: null };
   let names = { A: "Player A", B: "Player B" };
+  // How many of the walk's answers the screen has shown (fewer while it plays them again).
+  let shown = 0;
 
-  function playerNames() {
-    const t = tables.find((x) => String(x.number) === tableSel.value);
+  function playerNames(table) {
+    const t = tables.find((x) => String(x.number) === String(table));
     return t ? { A: `${playerName(t.player_a)} (A)`, B: `${playerName(t.player_b)} (B)` } : { A: "Player A", B: "Player B" };
+  }
+
+  function formValues() {
+    return { table: tableSel.value, wins: { A: wins.A.input.value, B: wins.B.input.value },
+             when: whenBoxes.filter(([, box]) => box.checked).map(([name]) => name) };
+  }
+
+  function showForm(form) {
+    tableSel.value = tables.some((t) => String(t.number) === form.table) ? form.table : "";
+    wins.A.input.value = form.wins.A;
+    wins.B.input.value = form.wins.B;
+    for (const [name, box] of whenBoxes) box.checked = form.when.includes(name);
+    labelPlayers();
+  }
+
+  function keep() {
+    draft.form = formValues();
+    saveDraft("time", draft);
+  }
+
+  /** Add an answer to the walk (kept in the draft) and go on to the next step. */
+  function answered(entry, line) {
+    draft.walk.answers.push(entry);
+    shown += 1;
+    keep();
+    lastCard?.append(h("p", { class: "small answered" }, line));
+    step();
+  }
+
+  /** The walk's next kept answer when it is being played again and fits `matches`, or null;
+   * a kept answer that no longer fits (and those after it) is dropped. */
+  function replay(matches) {
+    const kept = draft.walk.answers[shown];
+    if (!kept) return null;
+    if (matches(kept)) {
+      shown += 1;
+      return kept;
+    }
+    draft.walk.answers.length = shown;
+    keep();
+    return null;
   }
 
   // What the screen has shown so far in this walk-through: each step shows only what is new,
@@ -73,9 +134,10 @@ export async function render(main) {
     const mine = walk;
     steps.querySelector(".question")?.remove();
     let answer;
+    const { facts, eventFacts } = walkFacts(draft.walk.start, draft.walk.answers.slice(0, shown));
     const waiting = steps.appendChild(h("p", { class: "muted" }, waitingText()));
     try {
-      const req = request("time_call", structuredClone(facts));
+      const req = request("time_call", facts);
       req.event = { ...req.event, ...eventFacts };
       answer = await evaluate(req);
       waiting.remove();
@@ -114,47 +176,60 @@ export async function render(main) {
       steps.append(lastCard);
     }
     if (answer.match) {
-      offerRecord(answer, answer.match, "procedure");
+      offerRecord(answer, facts, answer.match, "procedure");
       return;
     }
     const need = (answer.needs || [])[0];
     if (need) {
-      ask(steps, need, (value) => {
-        // The answer stays with the step it belongs to.
-        lastCard?.append(h("p", { class: "small answered" }, `${sentence(need.label)} — ${answerText(value, need, names)}`));
-        setFact(need.path.startsWith("event.") ? eventFacts : facts, factName(need.path), value);
+      const root = need.path.startsWith("event.") ? "event" : "fact";
+      const name = factName(need.path);
+      // The answer stays with the step it belongs to.
+      const line = (value) => `${sentence(need.label)} — ${answerText(value, need, names)}`;
+      const kept = replay((a) => a[root] === name);
+      if (kept) {
+        lastCard?.append(h("p", { class: "small answered" }, line(kept.value)));
         step();
-      }, names);
+        return;
+      }
+      ask(steps, need, (value) => answered({ [root]: name, value }, line(value)), names);
       return;
     }
     // A step after which the procedure goes on (the ruleset's answer.next.continues): once it
     // is played, its questions follow (each time again, replacing the last one's answers).
     const goOn = words.answer.next?.continues?.[answer.next];
     if (goOn) {
+      if (replay((a) => a.continues === goOn)) {
+        lastCard?.append(h("p", { class: "small answered" }, "Played."));
+        step();
+        return;
+      }
       const btn = h("button", { type: "button", class: "wide", id: "tc-continue", onclick: () => {
         btn.disabled = true;
-        lastCard?.append(h("p", { class: "small answered" }, "Played."));
-        facts[goOn] = {};
-        step();
+        answered({ continues: goOn }, "Played.");
       } }, "Played it: go on");
       steps.append(h("div", { class: "card question" }, h("p", {}, `${nextText(answer)}, then go on.`), btn));
       btn.focus();
       return;
     }
     // The policy gives no result here: the head judge decides, and the screen records it.
+    const decided = replay((a) => "head_judge" in a);
     steps.append(h("div", { class: "card question", id: "tc-head-judge" },
       h("p", {}, h("strong", {}, "The policy does not settle this: the head judge decides the result.")),
       h("p", { class: "muted" }, "Record the head judge's decision:"),
-      ["A", "B", "draw"].map((r) => h("button", { type: "button", "data-result": r, onclick: (ev) => {
+      ["A", "B", "draw"].map((r) => h("button", { type: "button", "data-result": r, disabled: decided ? true : null, onclick: (ev) => {
         for (const b of ev.currentTarget.parentElement.querySelectorAll("button")) b.disabled = true;
-        offerRecord(answer, r, "head_judge");
+        draft.walk.answers.push({ head_judge: r });
+        shown += 1;
+        keep();
+        offerRecord(answer, facts, r, "head_judge");
       } }, r === "draw" ? "A draw" : `${names[r]} wins`))));
-    steps.querySelector("#tc-head-judge button")?.focus();
+    if (decided) offerRecord(answer, facts, decided.head_judge, "head_judge");
+    else steps.querySelector("#tc-head-judge button")?.focus();
   }
 
   /** The match result with one tap to record it for the chosen table (a time_call record;
-   * `decided_by` "procedure" or "head_judge"). */
-  function offerRecord(answer, result, decidedBy) {
+   * `decided_by` "procedure" or "head_judge"). Recording it ends the draft. */
+  function offerRecord(answer, facts, result, decidedBy) {
     const t = tableSel.value ? Number(tableSel.value) : null;
     const done = h("div", { class: "card", id: "tc-result" },
       h("p", { class: "big-penalty", "data-match": result, id: "tc-match", tabindex: "-1" },
@@ -165,6 +240,7 @@ export async function render(main) {
         btn.disabled = true;
         await addRecord("time_call", { table: t, round: app.clock?.round?.number ?? 1, facts, answer, result,
                                        decided_by: decidedBy });
+        clearDraft("time");
         const said = h("p", { class: "ok-text", role: "status", tabindex: "-1", id: "tc-recorded" }, "Recorded on this phone.");
         btn.replaceWith(said);
         said.focus();
@@ -188,28 +264,51 @@ export async function render(main) {
     return r === "draw" ? "a draw" : `${names[r]} wins`;
   }
 
-  function start(ev) {
-    ev.preventDefault();
+  /** Show the draft's walk from its start (its kept answers are played again). */
+  function begin() {
     walk += 1;
-    names = playerNames();
-    facts = { game_wins: { A: Number(winsA.value) || 0, B: Number(winsB.value) || 0 } };
-    eventFacts = {};
-    for (const [name, box] of whenBoxes) if (box.checked) facts[name] = true;
+    names = playerNames(draft.walk.start.table);
     fill(steps);
     seen = { big: new Set(), lines: new Set(), notes: new Set(), sources: new Set() };
     stepNo = 0;
     lastCard = null;
+    shown = 0;
+    reset.hidden = false;
     step();
   }
 
+  function start(ev) {
+    ev.preventDefault();
+    const counts = readFields([wins.A, wins.B]);
+    if (!counts) return;
+    const form = formValues();
+    draft.walk = { start: { table: form.table, wins: { A: counts[0], B: counts[1] }, when: form.when }, answers: [] };
+    keep();
+    begin();
+  }
+
+  const reset = h("button", { type: "button", id: "tc-reset", class: "secondary wide", hidden: true, onclick: () => {
+    walk += 1;
+    clearDraft("time");
+    draft.form = null;
+    draft.walk = null;
+    showForm({ table: "", wins: { A: "0", B: "0" }, when: [] });
+    fill(steps);
+    reset.hidden = true;
+    tableSel.focus();
+  } }, "Start over");
+
   append(main,
     h("h1", {}, "Time! End-of-match procedure"),
-    h("form", { onsubmit: start, "aria-labelledby": "tc-h" },
+    h("form", { onsubmit: start, oninput: keep, onchange: keep, novalidate: true, "aria-labelledby": "tc-h" },
       h("p", { id: "tc-h", class: "muted" }, "Say which table and the score; the app walks you through the rest."),
       h("label", { for: "tc-table" }, "Table"), tableSel,
       h("fieldset", {}, h("legend", {}, sentence(words.facts.game_wins?.summary || "games won before the current one")),
-        labelA, winsA, labelB, winsB),
+        wins.A.nodes, wins.B.nodes),
       whenBoxes.length ? h("fieldset", { id: "tc-when" }, h("legend", {}, "When time was called"), whenBoxes.map(([, , label]) => label)) : null,
-      h("button", { type: "submit", id: "tc-start", class: "wide", style: "margin-top:0.8rem" }, "Start")),
+      h("button", { type: "submit", id: "tc-start", class: "wide", style: "margin-top:0.8rem" }, "Start"),
+      reset),
     steps);
+  showForm(draft.form || { table: "", wins: { A: "0", B: "0" }, when: [] });
+  if (draft.walk) begin();
 }
