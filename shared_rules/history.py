@@ -18,7 +18,6 @@ flagged one, see review.py) takes the place of the one it replaces.
 
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from typing import Any
 
@@ -28,7 +27,6 @@ from .facts import value_checker
 
 SHARED_ITEM_FIELDS = ("infraction", "penalty", "stage")
 NAME_KEY_PREFIX = "name:"
-LONG_NAME_KEY_PREFIX = "name#"  # + the SHA-256 of a name_key longer than NAME_KEY_CHARS
 NAME_KEY_CHARS = 190  # keys stay within the 200 characters of the server's player columns
 
 
@@ -42,15 +40,13 @@ def player_key(player: Any) -> str:
     """The text a player is known by across records: a player id (an integer, or its ASCII
     digits as text, as a phone's player list gives it) as its digits; a typed name as
     ``"name:"`` + name_key(name), so that two spellings of one name are one player and a name
-    never reads as an id. A name whose folded form is longer than NAME_KEY_CHARS is keyed by
-    its SHA-256 instead. (The server refuses a typed name of digits only.)"""
+    never reads as an id. Only the first NAME_KEY_CHARS characters of the folded name count
+    (a name folds longer than it is typed only through rare compatibility forms). (The server
+    refuses a typed name of digits only.)"""
     if isinstance(player, str):
         if player.isascii() and player.isdigit():
             return str(int(player))
-        key = name_key(player)
-        if len(key) <= NAME_KEY_CHARS:
-            return NAME_KEY_PREFIX + key
-        return LONG_NAME_KEY_PREFIX + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+        return NAME_KEY_PREFIX + name_key(player)[:NAME_KEY_CHARS]
     return str(player)
 
 

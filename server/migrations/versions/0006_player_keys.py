@@ -8,7 +8,6 @@ Revision ID: 0006_player_keys
 Revises: 0005_calls
 Create Date: 2026-12-02 04:00:00
 """
-import hashlib
 import json
 import unicodedata
 
@@ -27,9 +26,7 @@ def key(player):
         if player.isascii() and player.isdigit():
             return str(int(player))
         folded = " ".join(unicodedata.normalize("NFKC", player).split()).casefold()
-        if len(folded) <= 190:
-            return "name:" + folded
-        return "name#" + hashlib.sha256(folded.encode("utf-8", "surrogatepass")).hexdigest()
+        return "name:" + folded[:190]
     return None if player is None else str(player)
 
 
