@@ -68,8 +68,8 @@ def _template_globals():
 
 @bp.get("/language")
 def choose_language():
-    """The language picker: keeps `?lang=` (one of i18n.LANGUAGES) in a cookie for a year and
-    goes back to `?next=` (an organiser page; the event list otherwise)."""
+    """The language picker (the pages' footer): keeps `?lang=` (one of i18n.LANGUAGES) in a
+    cookie for a year and goes back to `?next=` (an organiser page; the event list otherwise)."""
     target = request.args.get("next", "")
     response = redirect(target if target.startswith("/organiser") else url_for(".index"))
     lang = request.args.get("lang")
