@@ -12,7 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .auth import register_limits
 from .config import Config, database_url
 from .errors import register_error_handlers
-from .extensions import api, db, migrate
+from .extensions import api, babel, db, migrate
 from .fields import clean_text
 from .urls import check_public_url
 
@@ -83,6 +83,9 @@ def register_extensions(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
     api.init_app(app)
+    from .i18n import select_locale
+
+    babel.init_app(app, locale_selector=select_locale)
     from .auth import SessionInterface
 
     app.session_interface = SessionInterface()

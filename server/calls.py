@@ -14,6 +14,7 @@ names are the query's `reason` and `caller` facts in queries.json.
 
 import uuid
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 
@@ -207,7 +208,8 @@ def set_escalate_seconds(event: Event, seconds: int) -> None:
     judge (ESCALATE_SECONDS). ApiError 400 outside that range."""
     low, high = ESCALATE_SECONDS
     if not low <= seconds <= high:
-        raise ApiError.bad_request(f"seconds must be from {low} to {high}, not {seconds}", "call_escalate_seconds")
+        raise ApiError.bad_request(_l("seconds must be from %(low)s to %(high)s, not %(seconds)s", low=low, high=high,
+                                      seconds=seconds), "call_escalate_seconds")
     event.call_escalate_seconds = seconds
     bump_calls(event)
     db.session.commit()

@@ -9,6 +9,7 @@ of its non-voided `time_extension` records for that round.
 from collections import defaultdict
 
 from flask import current_app
+from flask_babel import lazy_gettext as _l
 
 from . import timeutil
 from .errors import ApiError
@@ -59,7 +60,8 @@ def check_round_minutes(minutes: float | None) -> None:
     low, high = ROUND_MINUTES
     if minutes is not None and not low <= minutes <= high:
         raise ApiError.bad_request(
-            f"round minutes must be between {low} and {high}, not {minutes:g}", "round_minutes")
+            _l("round minutes must be between %(low)s and %(high)s, not %(minutes)s", low=low, high=high,
+               minutes=f"{minutes:g}"), "round_minutes")
 
 
 def start_round(event: Event, round_minutes: float | None = None, untimed: bool = False) -> Round:
@@ -71,11 +73,12 @@ def start_round(event: Event, round_minutes: float | None = None, untimed: bool 
     """
     last = current_round(event)
     if last is not None and last.ended_ms is None:
-        raise ApiError.conflict(f"round {last.number} has not ended")
+        raise ApiError.conflict(_l("round %(number)s has not ended", number=last.number))
     check_round_minutes(round_minutes)
     minutes = None if untimed else (round_minutes or event.round_minutes)
     if minutes is None and not untimed:
-        raise ApiError.bad_request("give the round's minutes: this event has no round length", "round_minutes")
+        raise ApiError.bad_request(_l("give the round's minutes: this event has no round length"),
+                                   "round_minutes")
     rnd = Round(event_id=event.id, number=(last.number + 1) if last else 1, stage=event.stage,
                 round_minutes=minutes, started_ms=timeutil.now_ms())
     db.session.add(rnd)
@@ -87,7 +90,7 @@ def start_round(event: Event, round_minutes: float | None = None, untimed: bool 
 def _open_round(event: Event) -> Round:
     rnd = current_round(event)
     if rnd is None or rnd.ended_ms is not None:
-        raise ApiError.conflict("no round is running")
+        raise ApiError.conflict(_l("no round is running"))
     return rnd
 
 
@@ -95,7 +98,7 @@ def pause_round(event: Event) -> Round:
     """Pause the running round now (409 if none runs or it is already paused)."""
     rnd = _open_round(event)
     if round_state(rnd) == "paused":
-        raise ApiError.conflict(f"round {rnd.number} is already paused")
+        raise ApiError.conflict(_l("round %(number)s is already paused", number=rnd.number))
     rnd.pauses.append(Pause(start_ms=timeutil.now_ms()))
     bump(event)
     db.session.commit()
@@ -106,7 +109,7 @@ def resume_round(event: Event) -> Round:
     """End the open pause now (409 unless the round is paused)."""
     rnd = _open_round(event)
     if round_state(rnd) != "paused":
-        raise ApiError.conflict(f"round {rnd.number} is not paused")
+        raise ApiError.conflict(_l("round %(number)s is not paused", number=rnd.number))
     rnd.pauses[-1].end_ms = timeutil.now_ms()
     bump(event)
     db.session.commit()

@@ -9,6 +9,7 @@ first bad field.
 from http import HTTPStatus
 
 from flask import jsonify, request
+from flask_babel import force_locale
 from flask_smorest import Api
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -62,7 +63,11 @@ class ApiError(Exception):
         return cls(429, message)
 
 
-def error_response(status: int, message: str, field: str | None = None):
+def error_response(status: int, message, field: str | None = None):
+    """The one error shape; `message` (text, or a lazily translated one that the organiser
+    pages show in their language) is English here, the API's one language."""
+    with force_locale("en"):
+        message = str(message)
     body = {"code": CODES.get(status, "server_error" if status >= 500 else "error"),
             "message": message}
     if field:

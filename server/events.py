@@ -5,6 +5,8 @@ import csv
 import io
 from datetime import UTC, datetime, timedelta
 
+from flask_babel import lazy_gettext as _l
+
 from shared_rules.history import decisions
 
 from . import timeutil
@@ -94,22 +96,23 @@ def _rows(text: str) -> list[tuple[int, dict]]:
     ApiError 400 for text no spreadsheet would write (NUL, a broken quote, a cell over the
     csv module's limit) or more than MAX_CSV_ROWS rows."""
     if "\0" in text:
-        raise ApiError.bad_request("the CSV holds a NUL character: is it a spreadsheet file "
-                                   "rather than CSV?", "csv")
+        raise ApiError.bad_request(_l("the CSV holds a NUL character: is it a spreadsheet file rather than CSV?"),
+                                   "csv")
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     rows = []
     try:
         if not reader.fieldnames:
-            raise ApiError.bad_request("the CSV is empty", "csv")
+            raise ApiError.bad_request(_l("the CSV is empty"), "csv")
         reader.fieldnames = [f.strip().lower() for f in reader.fieldnames]
         for row in reader:
             values = {k: (v or "").strip() for k, v in row.items() if isinstance(k, str) and k}
             if any(values.values()):
                 rows.append((reader.line_num, values))
             if len(rows) > MAX_CSV_ROWS:
-                raise ApiError.bad_request(f"the CSV has more than {MAX_CSV_ROWS} rows", "csv")
+                raise ApiError.bad_request(_l("the CSV has more than %(rows)s rows", rows=MAX_CSV_ROWS), "csv")
     except csv.Error as err:
-        raise ApiError.bad_request(f"line {reader.line_num}: not readable as CSV ({err})", "csv") from None
+        raise ApiError.bad_request(_l("line %(line)s: not readable as CSV (%(problem)s)", line=reader.line_num,
+                                      problem=str(err)), "csv") from None
     return rows
 
 
@@ -120,7 +123,8 @@ def check_text(value: str, label: str, max_length: int, field: str | None = None
     if problem:
         raise ApiError.bad_request(f"{label} {problem}", field)
     if len(value) > max_length:
-        raise ApiError.bad_request(f"{label} is longer than {max_length} characters", field)
+        raise ApiError.bad_request(_l("%(label)s is longer than %(length)s characters", label=label,
+                                      length=max_length), field)
     return value
 
 
@@ -133,21 +137,21 @@ def import_players(event: Event, text: str) -> tuple[int, list[str]]:
     then."""
     rows = _rows(text)
     if rows and "name" not in rows[0][1]:
-        raise ApiError.bad_request("the CSV needs a 'name' column", "csv")
+        raise ApiError.bad_request(_l("the CSV needs a %(column)r column", column="name"), "csv")
     existing = {p.name for p in event.players}
     seen: set[str] = set()
     added, skipped = 0, []
     for line, row in rows:
         name = row.get("name")
         if not name:
-            raise ApiError.bad_request(f"line {line}: no name", "csv")
-        check_text(name, f"line {line}: the name", MAX_NAME, "csv")
-        check_text(row.get("id") or "", f"line {line}: the id", 64, "csv")
+            raise ApiError.bad_request(_l("line %(line)s: no name", line=line), "csv")
+        check_text(name, _l("line %(line)s: the name", line=line), MAX_NAME, "csv")
+        check_text(row.get("id") or "", _l("line %(line)s: the id", line=line), 64, "csv")
         if name in existing:
-            skipped.append(f"{name} (already in the event)")
+            skipped.append(_l("%(name)s (already in the event)", name=name))
             continue
         if name in seen:
-            skipped.append(f"{name} (twice in the CSV)")
+            skipped.append(_l("%(name)s (twice in the CSV)", name=name))
             continue
         seen.add(name)
         event.players.append(Player(name=name, external_id=row.get("id") or None))
@@ -156,16 +160,17 @@ def import_players(event: Event, text: str) -> tuple[int, list[str]]:
     return added, skipped
 
 
-def check_number(text: str, label: str, low: int, high: int, field: str | None = None) -> int:
+def check_number(text: str, label, low: int, high: int, field: str | None = None) -> int:
     """The whole number written in `text`, from `low` to `high`; ApiError 400 naming
     `label` otherwise (a fraction, a sign, digits past the range, or no number)."""
     text = text.strip()
     if not (text.isascii() and text.isdigit()):
         shown = text if len(text) <= 20 else text[:20] + "…"
-        raise ApiError.bad_request(f"{label} must be a whole number from {low} to {high}, "
-                                   f"not {shown!r}", field)
+        raise ApiError.bad_request(_l("%(label)s must be a whole number from %(low)s to %(high)s, not %(text)r",
+                                      label=label, low=low, high=high, text=shown), field)
     if len(text) > 20 or not low <= int(text) <= high:
-        raise ApiError.bad_request(f"{label} must be from {low} to {high}", field)
+        raise ApiError.bad_request(_l("%(label)s must be from %(low)s to %(high)s", label=label, low=low, high=high),
+                                   field)
     return int(text)
 
 
@@ -176,31 +181,32 @@ def import_pairings(event: Event, round_number: int, text: str) -> int:
     not a whole number from 1 to MAX_TABLE, a player paired with themself or seated twice,
     and for a round number outside 1 to MAX_ROUND; nothing changes then."""
     if not 1 <= round_number <= MAX_ROUND:
-        raise ApiError.bad_request(f"round must be from 1 to {MAX_ROUND}", "round")
+        raise ApiError.bad_request(_l("round must be from 1 to %(high)s", high=MAX_ROUND), "round")
     rows = _rows(text)
     by_name = {p.name: p.id for p in event.players}
     tables, seated = [], {}
     for line, row in rows:
-        number = check_number(row.get("table", ""), f"line {line}: table", 1, MAX_TABLE, "csv")
+        number = check_number(row.get("table", ""), _l("line %(line)s: table", line=line), 1, MAX_TABLE, "csv")
         ids = []
         for key in ("player_a", "player_b"):
             name = row.get(key) or ""
             if name and name not in by_name:
-                raise ApiError.bad_request(f"line {line}: no player named {name!r}", "csv")
+                raise ApiError.bad_request(_l("line %(line)s: no player named %(name)r", line=line, name=name), "csv")
             ids.append(by_name.get(name))
         if ids[0] is None:
-            raise ApiError.bad_request(f"line {line}: player_a is required", "csv")
+            raise ApiError.bad_request(_l("line %(line)s: %(column)s is required", line=line, column="player_a"), "csv")
         if ids[0] == ids[1]:
-            raise ApiError.bad_request(f"line {line}: {row['player_a']!r} is paired with themself", "csv")
+            raise ApiError.bad_request(_l("line %(line)s: %(name)r is paired with themself", line=line,
+                                      name=row["player_a"]), "csv")
         for key, pid in zip(("player_a", "player_b"), ids, strict=True):
             if pid is not None and pid in seated:
-                raise ApiError.bad_request(f"line {line}: {row[key]!r} is already at table "
-                                           f"{seated[pid]}", "csv")
+                raise ApiError.bad_request(_l("line %(line)s: %(name)r is already at table %(table)s", line=line,
+                                              name=row[key], table=seated[pid]), "csv")
             seated[pid] = number
         tables.append(Pairing(event_id=event.id, round_number=round_number, number=number,
                               player_a_id=ids[0], player_b_id=ids[1]))
     if len({t.number for t in tables}) != len(tables):
-        raise ApiError.bad_request("a table number appears twice", "csv")
+        raise ApiError.bad_request(_l("a table number appears twice"), "csv")
     for old in [p for p in event.pairings if p.round_number == round_number]:
         event.pairings.remove(old)
     db.session.flush()

@@ -1,5 +1,6 @@
 """Flask extensions, created without an app and bound in `create_app`."""
 
+from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
@@ -14,3 +15,4 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 api = JsonErrorsApi()
+babel = Babel()  # the organiser pages' languages (i18n.py)

@@ -8,6 +8,9 @@ from functools import wraps
 
 import segno
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from . import timeutil, urls
@@ -46,6 +49,7 @@ from .events import (
 )
 from .extensions import api, db
 from .fields import MAX_BIGINT
+from .i18n import LANG_COOKIE, LANG_COOKIE_DAYS, LANGUAGES, label, page_language
 from .models import STAGES, Device, Event
 from .reconcile import stored_items
 from .records import MAX_ROUND
@@ -58,7 +62,21 @@ MAX_GAMES = 99  # games per match a form may give
 
 @bp.app_context_processor
 def _template_globals():
-    return {"csrf_token": csrf_token, "organiser_logged_in": organiser_logged_in}
+    return {"csrf_token": csrf_token, "organiser_logged_in": organiser_logged_in, "languages": LANGUAGES,
+            "page_language": page_language, "label": label}
+
+
+@bp.get("/language")
+def choose_language():
+    """The language picker (the pages' footer): keeps `?lang=` (one of i18n.LANGUAGES) in a
+    cookie for a year and goes back to `?next=` (an organiser page; the event list otherwise)."""
+    target = request.args.get("next", "")
+    response = redirect(target if target.startswith("/organiser") else url_for(".index"))
+    lang = request.args.get("lang")
+    if lang in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=LANG_COOKIE_DAYS * 86400, samesite="Lax",
+                            httponly=True, path=bp.url_prefix)
+    return response
 
 
 def _form_action(view):
@@ -86,13 +104,13 @@ def _page_error(error):
     if not request.path.startswith(bp.url_prefix):
         return api.handle_http_exception(error)
     if error.code == 429:
-        flash(f"Too many wrong passwords from this address (at most {current_app.config['LOGIN_LIMITS']}); "
-              "wait and try again.", "error")
+        flash(_("Too many wrong passwords from this address (at most %(limits)s); wait and try again.",
+                limits=current_app.config["LOGIN_LIMITS"]), "error")
         return render_template("organiser/login.html"), 429
     limit = current_app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
     field = current_app.config["MAX_FORM_MEMORY_SIZE"] // 1000
-    flash(f"Too large: a file may have at most {limit} MiB and pasted text at most {field} kB; "
-          "nothing was changed.", "error")
+    flash(_("Too large: a file may have at most %(limit)s MiB and pasted text at most %(field)s kB; "
+            "nothing was changed.", limit=limit, field=field), "error")
     slug = (request.view_args or {}).get("slug")
     return redirect(url_for(".event_page", slug=slug) if slug else url_for(".index"))
 
@@ -106,8 +124,8 @@ def login():
             start_organiser_session()
             target = request.args.get("next", "")
             return redirect(target if target.startswith("/organiser") else url_for(".index"))
-        flash("Wrong password." if organiser_password() else
-              "No organiser password is set (ORGANISER_PASSWORD).", "error")
+        flash(_("Wrong password.") if organiser_password() else
+              _("No organiser password is set (%(setting)s).", setting="ORGANISER_PASSWORD"), "error")
         return render_template("organiser/login.html"), 401
     return render_template("organiser/login.html")
 
@@ -135,8 +153,8 @@ def new_event():
     try:
         event = create_event(
             form.get("name", "").strip() or "Event", ruleset, level=level or None, stage=form.get("stage") or "swiss",
-            games_per_match=_form_number("games_per_match", int, "games per match", 1, MAX_GAMES),
-            round_minutes=_form_number("round_minutes", float, "round minutes"),
+            games_per_match=_form_number("games_per_match", int, _l("games per match"), 1, MAX_GAMES),
+            round_minutes=_form_number("round_minutes", float, _l("round minutes")),
             game=form.get("game") or None)
     except (ApiError, RuleError) as err:
         flash(str(err), "error")
@@ -228,17 +246,18 @@ def _time_left(rnd: dict | None, now: int) -> str | None:
 
 
 def _ago(ms: int | None, now: int) -> str:
+    """How long ago `ms` was, in the page's language ("never" for None)."""
     if ms is None:
-        return "never"
+        return _("never")
     minutes = max(0, now - ms) // 60_000
     if minutes < 1:
-        return "just now"
+        return _("just now")
     if minutes < 60:
-        return f"{minutes} min ago"
-    return f"{minutes // 60} h {minutes % 60} min ago"
+        return _("%(minutes)s min ago", minutes=minutes)
+    return _("%(hours)s h %(minutes)s min ago", hours=minutes // 60, minutes=minutes % 60)
 
 
-def _form_number(key: str, kind, label: str, low: int | None = None, high: int | None = None):
+def _form_number(key: str, kind, label, low: int | None = None, high: int | None = None):
     """The form's number `key` (None when empty): a whole number from `low` to `high` for
     `kind` int, any decimal for float (its range is checked where it is used). ApiError 400
     naming `label` otherwise."""
@@ -250,7 +269,8 @@ def _form_number(key: str, kind, label: str, low: int | None = None, high: int |
     try:
         return kind(text[:40])
     except ValueError:
-        raise ApiError.bad_request(f"{label} must be a number, not {text[:40]!r}", key) from None
+        raise ApiError.bad_request(_l("%(label)s must be a number, not %(text)r", label=label, text=text[:40]),
+                                   key) from None
 
 
 @bp.post("/events/<slug>/round")
@@ -260,14 +280,16 @@ def round_action(slug):
     event = get_event(slug)
     action = request.form.get("action")
     if action == "start":
-        rnd = start_round(event, _form_number("round_minutes", float, "round minutes"),
+        rnd = start_round(event, _form_number("round_minutes", float, _l("round minutes")),
                           untimed=bool(request.form.get("untimed")))
-        return f"Round {rnd.number} started."
+        return _("Round %(number)s started.", number=rnd.number)
     actions = {"pause": pause_round, "resume": resume_round, "end": end_round}
     if action not in actions:
-        raise ApiError.bad_request("unknown action")
+        raise ApiError.bad_request(_l("unknown action"))
     rnd = actions[action](event)
-    return f"Round {rnd.number}: {action}."
+    done = {"pause": _("Round %(number)s paused."), "resume": _("Round %(number)s resumed."),
+            "end": _("Round %(number)s ended.")}[action]
+    return done % {"number": rnd.number}
 
 
 @bp.post("/events/<slug>/stage")
@@ -276,7 +298,7 @@ def round_action(slug):
 def set_stage(slug):
     event = get_event(slug)
     change_stage(event, request.form.get("stage") or "")
-    return f"Stage: {event.stage}."
+    return _("Stage: %(stage)s.", stage=event.stage)
 
 
 @bp.post("/events/<slug>/head-judge")
@@ -287,8 +309,9 @@ def head_judge_from(slug):
     event = get_event(slug)
     set_head_judge_from(event, request.form.get("head_judge_from") or None)
     names = rule_names(event.ruleset)[1]
-    return (f"The head judge confirms from {names.get(event.head_judge_from, event.head_judge_from)} up."
-            if event.head_judge_from else "The policy alone says what the head judge confirms.")
+    return (_("The head judge confirms from %(penalty)s up.",
+              penalty=names.get(event.head_judge_from, event.head_judge_from))
+            if event.head_judge_from else _("The policy alone says what the head judge confirms."))
 
 
 def _csv_text() -> str:
@@ -300,7 +323,7 @@ def _csv_text() -> str:
             return upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ApiError.bad_request(
-                "the file is not UTF-8 text: save it from the spreadsheet as CSV UTF-8", "file") from None
+                _l("the file is not UTF-8 text: save it from the spreadsheet as CSV UTF-8"), "file") from None
     return request.form.get("csv", "")
 
 
@@ -309,9 +332,9 @@ def _csv_text() -> str:
 @_form_action
 def players(slug):
     added, skipped = import_players(get_event(slug), _csv_text())
-    message = f"{added} player{'' if added == 1 else 's'} added."
+    message = ngettext("%(num)s player added.", "%(num)s players added.", added)
     if skipped:
-        message += " Skipped: " + "; ".join(skipped) + "."
+        message += " " + _("Skipped: %(players)s.", players="; ".join(str(s) for s in skipped))
     return message
 
 
@@ -319,9 +342,9 @@ def players(slug):
 @organiser_required
 @_form_action
 def pairings(slug):
-    number = check_number(request.form.get("round", ""), "round", 1, MAX_ROUND, "round")
+    number = check_number(request.form.get("round", ""), _l("round"), 1, MAX_ROUND, "round")
     count = import_pairings(get_event(slug), number, _csv_text())
-    return f"Round {number}: {count} tables."
+    return ngettext("Round %(number)s: %(num)s table.", "Round %(number)s: %(num)s tables.", count, number=number)
 
 
 @bp.post("/events/<slug>/devices/<int:device_id>")
@@ -331,15 +354,15 @@ def device_action(slug, device_id):
     event = get_event(slug)
     device = db.session.get(Device, device_id) if device_id <= MAX_BIGINT else None
     if device is None or device.event_id != event.id:
-        raise ApiError.not_found("device")
+        raise ApiError.not_found(_l("device"))
     if request.form.get("action") == "revoke":
         code = revoke(device)
         if code is None:
-            return f"{device.name} was already revoked."
-        return (f"{device.name} revoked. The join code is now {code}: judges who have not joined "
-                "yet need it; phones that joined keep working.")
+            return _("%(device)s was already revoked.", device=device.name)
+        return _("%(device)s revoked. The join code is now %(code)s: judges who have not joined yet need it; "
+                 "phones that joined keep working.", device=device.name, code=code)
     set_role(device, request.form.get("role", ""))
-    return f"{device.name} is now {device.role.replace('_', ' ')}."
+    return _("%(device)s is now %(role)s.", device=device.name, role=label(device.role))
 
 
 @bp.post("/events/<slug>/join-code")
@@ -348,7 +371,7 @@ def device_action(slug, device_id):
 def join_code(slug):
     """A new join code for the event; the old one stops working at once."""
     code = new_code(get_event(slug))
-    return f"New join code: {code}. The old code no longer works; phones that joined keep working."
+    return _("New join code: %(code)s. The old code no longer works; phones that joined keep working.", code=code)
 
 
 @bp.post("/events/<slug>/penalties/<record_id>/approval")
@@ -367,7 +390,7 @@ def approve(slug, record_id):
     result = push(event, device, [record])[0]
     if result["status"] != "accepted":
         raise ApiError.bad_request(result.get("reason", result["status"]))
-    return "Approved." if approved else "Declined."
+    return _("Approved.") if approved else _("Declined.")
 
 
 def csv_download(text: str, filename: str) -> Response:

@@ -4,6 +4,8 @@ the calls' CSV, and a printable sheet of table QR cards (each opens the players'
 
 import segno
 from flask import render_template, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from . import timeutil, urls
 from .auth import organiser_required
@@ -45,9 +47,9 @@ def table_count(event: Event) -> int:
 def call_escalation(slug):
     """The organiser's setting: seconds before a call nobody took goes to the head judge."""
     low, high = ESCALATE_SECONDS
-    seconds = check_number(request.form.get("seconds", ""), "seconds", low, high, "seconds")
+    seconds = check_number(request.form.get("seconds", ""), _l("seconds"), low, high, "seconds")
     set_escalate_seconds(get_event(slug), seconds)
-    return f"A call nobody takes within {seconds} s now goes to the head judge."
+    return _("A call nobody takes within %(seconds)s s now goes to the head judge.", seconds=seconds)
 
 
 @bp.get("/events/<slug>/calls.csv")
@@ -67,7 +69,7 @@ def table_cards(slug):
     count, error = table_count(event), None
     if request.args.get("count"):
         try:
-            count = check_number(request.args["count"], "count", 1, MAX_CARDS, "count")
+            count = check_number(request.args["count"], _l("count"), 1, MAX_CARDS, "count")
         except ApiError as err:  # shown on the page
             error = str(err)
     cards = [{"number": n, "url": table_url(slug, n),

@@ -15,8 +15,9 @@ import shared_rules
 from shared_rules import vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
-PLACES = ["server/**/*.py", "server/templates/**/*.html", "pwa/build.mjs", "pwa/src/**/*.js", "pwa/src/**/*.html",
-          "shared_rules/*.py", "shared_rules/queries.json", "shared_rules/schema/*.json"]
+PLACES = ["server/**/*.py", "server/templates/**/*.html", "server/translations/**/*.po", "pwa/build.mjs",
+          "pwa/src/**/*.js", "pwa/src/**/*.html", "shared_rules/*.py", "shared_rules/queries.json",
+          "shared_rules/schema/*.json"]
 
 
 SCHEMA = json.loads((ROOT / "shared_rules/schema/ruleset.schema.json").read_text(encoding="utf-8"))

@@ -1,4 +1,6 @@
-"""The organiser's pages on a small phone: everything fits the screen's width."""
+"""The organiser's pages on a small phone: everything fits the screen's width; the language picked stays."""
+
+from playwright.sync_api import expect
 
 from .conftest import SMALL_PHONE, shoot
 
@@ -16,5 +18,27 @@ def test_the_event_page_fits_a_320_px_screen(browser, flask_server):
         page.wait_for_selector("#round-state")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
         shoot(page, "organiser-event", sizes=(SMALL_PHONE,))
+    finally:
+        ctx.close()
+
+
+def test_the_language_picked_stays_after_a_reload(browser, flask_server):
+    """The browser asks for English; Spanish picked on the login page is kept (a cookie) on
+    the next pages and after a reload, and `<html lang>` follows."""
+    ctx = browser.new_context(viewport=SMALL_PHONE, locale="en-GB")
+    try:
+        page = ctx.new_page()
+        page.goto(flask_server.url + "/organiser/login")
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        page.select_option("#language select[name=lang]", "es")
+        page.click("#language button")
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        expect(page.locator("main button")).to_have_text("Iniciar sesión")
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        page.fill("input[name=password]", "browser-tests")
+        page.click("main button")
+        expect(page.locator("main h2").first).to_have_text("Torneos")
+        expect(page.locator("#language select")).to_have_value("es")
     finally:
         ctx.close()

@@ -115,7 +115,7 @@ def test_round_controls_drive_the_public_clock(organiser, event, now):
     organiser.form(f"/organiser/events/{event['slug']}/round", action="pause")
     now.advance(30_000)
     page = organiser.form(f"/organiser/events/{event['slug']}/round", action="resume")
-    assert "Round 1: resume." in page.get_data(as_text=True)
+    assert "Round 1 resumed." in page.get_data(as_text=True)
     rnd = organiser.get(f"/api/events/{event['slug']}/clock").get_json()["round"]
     assert (rnd["state"], rnd["end_ms"]) == ("running", T0 + 40 * 60_000 + 30_000)
     page = organiser.form(f"/organiser/events/{event['slug']}/round", action="start")

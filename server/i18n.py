@@ -1,0 +1,51 @@
+"""The organiser pages' languages (Flask-Babel): English (the source) and the five
+translations in `server/translations/<lang>/LC_MESSAGES/messages.po` (compiled to .mo by
+`.ci/setup`; extraction: `babel.cfg`). The language is the one chosen with the pages' picker
+(kept in the LANG_COOKIE cookie: organiser.choose_language), else the browser's
+Accept-Language, else English.
+
+The API's messages stay English (errors.error_response renders them so); rule data (game
+words, penalty names) is shown as the rule data gives it.
+"""
+
+from flask import has_request_context, request
+from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
+
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français", "it": "Italiano", "es": "Español",
+             "pt": "Português"}  # code → the language's own name, as the picker shows it
+DEFAULT = "en"
+LANG_COOKIE = "lang"
+LANG_COOKIE_DAYS = 365
+
+# words the server itself shows for its own states and settings (not rule data)
+LABELS = {
+    "running": _l("running"), "paused": _l("paused"), "ended": _l("ended"),
+    "time called": _l("time called"), "deck check": _l("deck check"), "playing": _l("playing"),
+    "result in": _l("result in"),
+    "open": _l("open"), "taken": _l("taken"),
+    "pending": _l("pending"), "approved": _l("approved"), "declined": _l("declined"),
+    "floor_judge": _l("floor judge"), "head_judge": _l("head judge"), "scorekeeper": _l("scorekeeper"),
+}
+
+def select_locale() -> str:
+    """The pages' language: the picker's cookie when it names one of LANGUAGES, else the best
+    match of the request's Accept-Language (a regional tag such as de-CH matches de), else
+    English (also outside a request, e.g. the command line)."""
+    if not has_request_context():
+        return DEFAULT
+    chosen = request.cookies.get(LANG_COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT
+
+
+def label(value: str | None) -> str:
+    """The shown word for one of the server's own state or role values (LABELS), in the page's
+    language; any other value as it is."""
+    return LABELS.get(value, value) if value is not None else ""
+
+
+def page_language() -> str:
+    """The language code the page is shown in (for `<html lang>`)."""
+    return str(get_locale() or DEFAULT)

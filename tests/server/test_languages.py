@@ -1,0 +1,98 @@
+"""The organiser pages' languages: the browser's Accept-Language picks one of six, the
+picker's cookie overrides it, `<html lang>` names the one shown, the server's messages on
+the pages follow it, rule data stays as the rule data gives it, and the API stays English."""
+
+import re
+
+import pytest
+from flask_babel import lazy_gettext
+
+from server.errors import error_response
+from server.i18n import LANG_COOKIE
+
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+
+
+def html_lang(page: str) -> str:
+    return re.search(r'<html lang="([^"]+)">', page).group(1)
+
+
+@pytest.fixture
+def event_slug(organiser):
+    organiser.form("/organiser/events", name="Herbstturnier", ruleset_level="dci-upg|competitive",
+                   stage="swiss", games_per_match="3", round_minutes="50")
+    page = organiser.get("/organiser/").get_data(as_text=True)
+    return re.search(r'/organiser/events/(\w+)"', page).group(1)
+
+
+def test_accept_language_de_gives_the_login_page_in_german(client):
+    page = client.get("/organiser/login", headers=GERMAN).get_data(as_text=True)
+    assert html_lang(page) == "de"
+    assert "Veranstalter-Passwort" in page and ">Anmelden</button>" in page
+    assert "Organiser password" not in page
+
+
+@pytest.mark.parametrize(("header", "lang", "word"), [
+    ("fr-CA,fr;q=0.8", "fr", "Mot de passe organisateur"),
+    ("it", "it", "Password dell'organizzatore"),
+    ("es-419", "es", "Contraseña de organizador"),
+    ("pt-BR,pt;q=0.9", "pt", "Senha do organizador"),
+    ("nl,sv;q=0.5", "en", "Organiser password"),  # none of the six: English
+])
+def test_each_language_is_chosen_by_the_browser(client, header, lang, word):
+    page = client.get("/organiser/login", headers={"Accept-Language": header}).get_data(as_text=True)
+    assert (html_lang(page), word in page) == (lang, True)
+
+
+def test_the_event_page_is_german_and_the_rule_data_keeps_its_own_words(organiser, event_slug):
+    page = organiser.get(f"/organiser/events/{event_slug}", headers=GERMAN).get_data(as_text=True)
+    assert html_lang(page) == "de"
+    for words in ("Rundenuhr", "Strafen", "Geräte", "Judge-Rufe (0)", "Deckchecks", "Runde 1 starten",
+                  "Keine Strafen erfasst.", "Best of 3", "50 Minuten", 'aria-label="QR-Code des Beitrittslinks"'):
+        assert words in page, words
+    # the penalty names come from the rule data: shown as it gives them
+    assert ">ab Game Loss</option>" in page and "Spielverlust" not in page
+    board = organiser.get(f"/organiser/events/{event_slug}/board", headers=GERMAN).get_data(as_text=True)
+    assert "Rundenübersicht" in board and "Noch keine Runde gestartet." in board
+
+
+def test_the_servers_messages_on_the_pages_follow_the_language(organiser, event_slug):
+    path = f"/organiser/events/{event_slug}/round"
+    started = organiser.post(path, data={"csrf": _token(organiser), "action": "start"}, headers=GERMAN,
+                             follow_redirects=True).get_data(as_text=True)
+    assert "Runde 1 gestartet." in started
+    refused = organiser.post(path, data={"csrf": _token(organiser), "action": "start"}, headers=GERMAN,
+                             follow_redirects=True).get_data(as_text=True)
+    assert "Runde 1 ist noch nicht beendet" in refused
+    bad = organiser.post(f"/organiser/events/{event_slug}/pairings", headers={"Accept-Language": "es"},
+                         data={"csrf": _token(organiser), "round": "x", "csv": ""},
+                         follow_redirects=True).get_data(as_text=True)
+    assert "la ronda debe ser un número entero de 1 a" in bad
+
+
+def _token(client) -> str:
+    with client.session_transaction() as session:
+        return session["csrf"]
+
+
+def test_the_pickers_choice_is_kept_in_a_cookie_over_the_browsers_language(client):
+    res = client.get("/organiser/language?lang=es&next=/organiser/login", headers=GERMAN)
+    assert (res.status_code, res.headers["Location"]) == (302, "/organiser/login")
+    assert client.get_cookie(LANG_COOKIE, path="/organiser").value == "es"
+    page = client.get("/organiser/login", headers=GERMAN).get_data(as_text=True)
+    assert html_lang(page) == "es" and "Contraseña de organizador" in page
+    picker = re.search(r'<select name="lang">(.*?)</select>', page).group(1)
+    assert re.findall(r'value="(\w+)"', picker) == ["en", "de", "fr", "it", "es", "pt"]
+    assert '<option value="es" lang="es" selected>Español</option>' in picker
+
+
+def test_the_picker_ignores_an_unknown_language_and_goes_nowhere_but_the_organiser_pages(client):
+    res = client.get("/organiser/language?lang=xx&next=https://elsewhere.example/")
+    assert res.headers["Location"] == "/organiser/"
+    assert client.get_cookie(LANG_COOKIE, path="/organiser") is None
+
+
+def test_the_api_answers_in_english_whatever_the_browser_asks(app):
+    with app.test_request_context("/api/x", headers=GERMAN):
+        body = error_response(409, lazy_gettext("round %(number)s has not ended", number=2)).get_json()
+    assert body == {"error": {"code": "conflict", "message": "round 2 has not ended"}}
