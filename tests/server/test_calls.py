@@ -141,7 +141,7 @@ def test_a_spectator_is_refused_where_the_ruleset_says_so_and_the_page_says_why(
     policy = client.get(f"{_calls(wotf['slug'])}/policy").get_json()
     by_caller = {c["caller"]: c for c in policy["callers"]}
     assert (by_caller["player"]["allowed"], by_caller["spectator"]["allowed"]) == (True, False)
-    assert by_caller["spectator"]["source"] == "004_348b1a1435ac9899.txt §3.9"
+    assert by_caller["spectator"]["source"] == "WotF Tournament Rules §3.9"
     assert [r["id"] for r in policy["reasons"]] == ["rules_question", "dispute", "emergency", "leaving_table"]
     assert all(r["label"] for r in policy["reasons"])
 

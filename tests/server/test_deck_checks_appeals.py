@@ -188,7 +188,7 @@ def test_coverage_lists_checked_players_and_top_cut_players_never_checked_in_swi
     assert [p["player_name"] for p in body["top_cut_unchecked"]] == ["Player 2", "Player 3"]
     assert body["policy"]["expectation"] == "recommended"
     assert body["policy"]["expectation_label"] == "Recommended"
-    assert body["policy"]["sources"] == ["004_348b1a1435ac9899.txt §3.8"]
+    assert body["policy"]["sources"] == ["WotF Tournament Rules §3.8"]
     assert body["policy"]["top_cut_checked"] is True
     assert client.get(f"/api/events/{slug}/deck-checks", headers=floor.headers).status_code == 403
 
