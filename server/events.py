@@ -294,10 +294,11 @@ def penalty_rows(event: Event, items: list | None = None) -> list[dict]:
     approval state and the ruleset's names: `{"id", "seq", "player", "player_name",
     "round", "table", "infraction", "infraction_name", "penalty", "penalty_name",
     "head_judge", "approval", "voided", "judge", "device", "device_id", "created_ms",
-    "received_ms", "notes", "flag", "kept"}` (`penalty_name` "no penalty" for null; several
+    "received_ms", "notes", "flag", "kept", "replaces"}` (`penalty_name` "no penalty" for null; several
     joined by " + "; `items`: the event's review items when the caller has them
     (reconcile.stored_items); `flag` says what the policy gives with every judge's records for a
-    flagged penalty (shared_rules.review), `kept` the head judge's reason for keeping it)."""
+    flagged penalty (shared_rules.review), `kept` the head judge's reason for keeping it,
+    `replaces` the flagged penalty's id this one was issued in place of)."""
     from .reconcile import stored_items  # reconcile reads records through this module's helpers
 
     flags = {i.record_id: i.item for i in (stored_items(event) if items is None else items) if i.kind == "conflict"}
@@ -328,7 +329,8 @@ def penalty_rows(event: Event, items: list | None = None) -> list[dict]:
             "created_ms": r.created_ms,
             "received_ms": r.received_ms, "notes": p.get("notes"),
             "flag": flag_text(flags[r.id], penalty_names) if r.id in flags else None,
-            "kept": (flags[r.id].get("resolution") or {}).get("reason") if r.id in flags else None})
+            "kept": (flags[r.id].get("resolution") or {}).get("reason") if r.id in flags else None,
+            "replaces": p.get("replaces")})
     return rows
 
 
@@ -351,7 +353,7 @@ def flag_text(item: dict, penalty_names: dict[str, str]) -> str:
 CSV_COLUMNS = ["seq", "id", "round", "table", "player", "player_name", "infraction",
                "infraction_name", "penalty", "penalty_name", "head_judge", "approval", "voided",
                "judge", "device", "created_utc", "received_utc", "created_ms", "received_ms", "notes",
-               "flag", "kept"]
+               "flag", "kept", "replaces"]
 # a spreadsheet runs a cell starting with one of these as a formula (also after leading
 # spaces or control characters, which some spreadsheets skip)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")

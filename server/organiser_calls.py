@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from . import timeutil, urls
+from .appeals import appeals_csv
 from .auth import organiser_required
 from .calls import ESCALATE_SECONDS, call_json, calls_csv, list_calls, reasons, set_escalate_seconds
 from .errors import ApiError
@@ -57,6 +58,13 @@ def call_escalation(slug):
 def export_calls(slug):
     """Every judge call of the event with its times (calls.calls_csv)."""
     return csv_download(calls_csv(get_event(slug)), f"calls-{slug}.csv")
+
+
+@bp.get("/events/<slug>/appeals.csv")
+@organiser_required
+def export_appeals(slug):
+    """Every appeal of the event with the head judge's decision (appeals.appeals_csv)."""
+    return csv_download(appeals_csv(get_event(slug)), f"appeals-{slug}.csv")
 
 
 @bp.get("/events/<slug>/tables")

@@ -112,6 +112,31 @@ def test_an_appeal_waits_for_the_head_judge_until_confirmed_or_changed(client, o
     assert [i["record"] for i in review(client, head, slug)] == [appeal["id"]]
 
 
+def test_the_appeals_export_gives_each_appeal_with_the_head_judges_decision(organiser, event, floor, head):
+    import csv
+    import io
+
+    slug, p3, p4 = event["slug"], event["players"]["Player 3"], event["players"]["Player 4"]
+    changed = floor.record("appeal", {"player": p3, "table": 2, "round": 1, "ruling": "Warning",
+                                      "ruled_by": "Fay Floor"}, created_ms=1_800_000_000_000)
+    waiting = floor.record("appeal", {"player": p4, "table": 2, "round": 1, "ruling": "=no penalty",
+                                      "ruled_by": "Fay Floor"}, created_ms=1_800_000_001_000)
+    statuses(floor, [changed, waiting])
+    decision = head.record("appeal_decision", {"appeal": changed["id"], "outcome": "changed", "ruling": "Caution"},
+                           created_ms=1_800_000_002_000)
+    statuses(head, [decision])
+    res = organiser.get(f"/organiser/events/{slug}/appeals.csv")
+    assert res.status_code == 200 and res.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(res.get_data(as_text=True))))
+    assert [(r["id"], r["player_name"], r["ruling"], r["status"], r["decided_by"], r["new_ruling"], r["decided_ms"])
+            for r in rows] == [
+        (changed["id"], "Player 3", "Warning", "changed", "Hana Head", "Caution", "1800000002000"),
+        (waiting["id"], "Player 4", "'=no penalty", "waiting", "", "", "")]
+    assert rows[0]["decided_utc"] == "2027-01-15T08:00:02Z"
+    page = organiser.get(f"/organiser/events/{slug}").get_data(as_text=True)
+    assert f"/organiser/events/{slug}/appeals.csv" in page
+
+
 def test_an_appeal_is_decided_once_and_again_only_after_a_void(event, floor, head):
     p3 = event["players"]["Player 3"]
     appeal = floor.record("appeal", {"player": p3, "table": 2, "round": 1, "ruling": "Warning",

@@ -77,7 +77,7 @@ def test_only_head_judges_read_the_review_list(team, event, client):
     assert client.get(f"/api/events/{event['slug']}/review").status_code == 401
 
 
-def test_kept_as_issued_or_issued_again_the_item_leaves_the_list(team, event):
+def test_kept_as_issued_or_issued_again_the_item_leaves_the_list(team, event, organiser):
     ines, kai, hana = team
     ada, ben = event["players"]["Ada Brook"], event["players"]["Ben Carter"]
     a1, b1 = decide(ines, [], ada, T0 + 1000), decide(ines, [], ben, T0 + 1000)
@@ -98,6 +98,13 @@ def test_kept_as_issued_or_issued_again_the_item_leaves_the_list(team, event):
     assert [(k["record"], k["resolution"]["reason"]) for k in body["kept"]] == [
         (a2["id"], "separate game, the guide's exception")]
     assert fixed["payload"]["penalty"] == "game_loss"
+    # the export shows what the new penalty replaced, and the replaced one as voided
+    import csv
+    import io
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(
+        organiser.get(f"/organiser/events/{event['slug']}/penalties.csv").get_data(as_text=True)))}
+    assert (rows[fixed["id"]]["replaces"], rows[b2["id"]]["voided"], rows[b2["id"]]["replaces"]) == (
+        b2["id"], "True", "")
 
 
 def test_penalties_waiting_for_the_head_judge_carry_the_floor_judges_notes(team, event):

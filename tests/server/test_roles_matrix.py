@@ -66,6 +66,7 @@ EXPECTED = {
     "organiser: round board (page part)":    "------Y",
     "organiser: set the head-judge setting": "------Y",
     "organiser: export calls CSV":           "------Y",
+    "organiser: export appeals CSV":         "------Y",
     "organiser: table QR cards":             "------Y",
     "organiser: set the call escalation":    "------Y",
     "organiser: log out (last: it ends the session)": "------Y",
@@ -223,7 +224,8 @@ def _organiser_action(world, client, action):
     gets = {"events list": "/organiser/", "event page": base, "export CSV": f"{base}/penalties.csv",
             "export JSON": f"{base}/penalties.json", "export results CSV": f"{base}/results.csv",
             "round board": f"{base}/board.json", "round board (page part)": f"{base}/board",
-            "export calls CSV": f"{base}/calls.csv", "table QR cards": f"{base}/tables?count=2"}
+            "export calls CSV": f"{base}/calls.csv", "export appeals CSV": f"{base}/appeals.csv",
+            "table QR cards": f"{base}/tables?count=2"}
     if action in gets:
         res = client.get(gets[action])
         return res.status_code == 200
