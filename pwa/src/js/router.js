@@ -39,6 +39,7 @@ export function preloadScreen() {
 
 /** Render the screen for the current hash into <main>. */
 let shown = null;
+let rendering = 0; // counts render() calls: only the latest one's screen is shown
 
 export async function render() {
   const { screen, args } = route();
@@ -57,10 +58,21 @@ export async function render() {
     else a.removeAttribute("aria-current");
   }
   const main = document.getElementById("main");
+  const mine = ++rendering;
   const mod = await screens[screen]();
-  fill(main);
+  if (mine !== rendering) return; // the hash moved on while the screen's code loaded
+  // Each render draws into its own box: a screen still drawing when the hash moves on (two
+  // quick taps) draws into a box no longer shown, never beside the newer screen.
+  const box = document.createElement("div");
+  box.className = "screen";
+  fill(main, box);
   main.dataset.screen = screen;
-  cleanup = (await mod.render(main, args)) || null;
+  const done = (await mod.render(box, args)) || null;
+  if (mine !== rendering) {
+    if (done) done();
+    return;
+  }
+  cleanup = done;
   // After moving between screens, start reading (and tabbing) at the new screen's heading.
   const heading = main.querySelector("h1") || main;
   if (moved) {
