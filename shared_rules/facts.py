@@ -7,7 +7,8 @@ the allowed values. Numbers are minutes, counts or life points: finite and never
 field, or a per-player field for both its numbers, may set a higher ``minimum``, and ``whole``
 for whole numbers). Penalty fields take the
 ruleset's penalty ids; a history entry's penalty may also be a list (several penalties given
-at once), which counts as its last one. Each checker is built once per ruleset and query.
+at once), which counts as its last one. A list (e.g. a player's history) holds at most
+MAX_LIST entries. Each checker is built once per ruleset and query.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .errors import RuleError
 PLAYERS = ("A", "B")
 BOTH = frozenset(PLAYERS)
 NULLABLE = {"string_or_null", "player_or_null", "penalty_or_list"}  # null is a value here, not "not given"
+MAX_LIST = 1000  # entries of a list fact: far above any player's history at one event
 Check = Callable[[Any], Any]
 
 
@@ -154,6 +156,8 @@ def value_checker(spec: dict, path: str) -> Check:
         def check_list(value):
             if type(value) is not list:
                 raise RuleError(f"{path} must be a list, got {value!r}", field=path)
+            if len(value) > MAX_LIST:
+                raise RuleError(f"{path} holds at most {MAX_LIST} entries, got {len(value)}", field=path)
             out = []
             for i, item in enumerate(value):
                 check = item_checks.get(i)

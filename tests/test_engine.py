@@ -386,3 +386,16 @@ def test_cli_rejects_nan_in_a_request():
     request = f'{{"ruleset": "{ruleset}", "query": "extension", "facts": {{"pause_minutes": NaN}}}}'
     done = run_cli("eval", stdin=request)
     assert done.returncode == 2 and "facts.pause_minutes" in done.stderr
+
+
+def test_a_history_longer_than_the_list_limit_is_refused_naming_the_field():
+    from shared_rules.facts import MAX_LIST
+
+    item = {"infraction": "slow_play", "penalty": "warning", "stage": "swiss"}
+    request = {"ruleset": "dci-upg", "query": "penalty", "event": {"level": "competitive"},
+               "facts": {"infraction": "slow_play", "history": [item] * MAX_LIST}}
+    assert evaluate(request)["upgraded"] is True  # answered, from the whole history
+    with pytest.raises(RuleError) as refused:
+        evaluate({**request, "facts": {**request["facts"], "history": [item] * (MAX_LIST + 1)}})
+    assert refused.value.field == "facts.history"
+    assert str(refused.value) == f"facts.history holds at most {MAX_LIST} entries, got {MAX_LIST + 1}"
