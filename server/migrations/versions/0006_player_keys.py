@@ -30,7 +30,9 @@ def key(player):
     return None if player is None else str(player)
 
 
-def upgrade():
+def rewrite(to_column):
+    """Set records.player of every penalty and appeal to `to_column(payload player)`; rows
+    whose payload cannot be read keep their value. The review items are worked out again."""
     bind = op.get_bind()
     records = sa.table('records', sa.column('id', sa.String), sa.column('type', sa.String),
                        sa.column('payload', sa.JSON), sa.column('player', sa.String))
@@ -45,19 +47,14 @@ def upgrade():
         player = payload.get('player') if isinstance(payload, dict) else None
         if isinstance(player, bool) or not isinstance(player, (int, str)):
             continue
-        bind.execute(sa.update(records).where(records.c.id == ident).values(player=key(player)))
+        bind.execute(sa.update(records).where(records.c.id == ident).values(player=to_column(player)))
     op.execute(sa.text('DELETE FROM review_items'))
     op.execute(sa.text('UPDATE events SET review_seq = 0'))
+
+
+def upgrade():
+    rewrite(key)
 
 
 def downgrade():
-    bind = op.get_bind()
-    records = sa.table('records', sa.column('id', sa.String), sa.column('type', sa.String),
-                       sa.column('payload', sa.JSON), sa.column('player', sa.String))
-    for ident, payload in bind.execute(sa.select(records.c.id, records.c.payload).where(
-            records.c.type.in_(('penalty', 'appeal')))).all():
-        player = payload.get('player') if isinstance(payload, dict) else None
-        bind.execute(sa.update(records).where(records.c.id == ident).values(
-            player=None if player is None else str(player)[:200]))
-    op.execute(sa.text('DELETE FROM review_items'))
-    op.execute(sa.text('UPDATE events SET review_seq = 0'))
+    rewrite(lambda player: str(player)[:200])
