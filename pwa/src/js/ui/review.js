@@ -36,6 +36,9 @@ export async function render(main) {
       await work();
       drafts.delete(row.dataset.record);
       row.remove();
+      // the list is read again from the records now stored (the count, "nothing waits"),
+      // not left to the next sync to redraw
+      await draw();
       say(done);
       status.tabIndex = -1;
       status.focus({ preventScroll: true });
