@@ -164,15 +164,20 @@ export async function render(main) {
       acting ? kind.actions(item) : null);
   }
 
+  let drawn = 0; // the number of the latest draw: an older one that finishes later is dropped
+
   async function draw() {
+    const mine = ++drawn;
     let list;
     try {
       list = await reviewList();
     } catch (err) {
-      fill(box, h("p", { class: "bad-text" }, err.message));
+      if (mine === drawn) fill(box, h("p", { class: "bad-text" }, err.message));
       return;
     }
-    if (!app.session) return;
+    // a draw begun before the latest change (a decision, a sync) may finish after the draw
+    // that read the change: only the latest draw fills the list
+    if (mine !== drawn || !app.session) return;
     const head = decides();
     const focused = box.contains(document.activeElement) && document.activeElement.matches("textarea, input")
       ? document.activeElement.id : null;
