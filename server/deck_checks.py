@@ -33,12 +33,14 @@ def policy(event: Event) -> dict:
     """What the policy asks of deck checks at the event's level: `{"expectation": value id |
     null, "expectation_label": text ("not stated" when null), "top_cut_checked": bool | null,
     "top_cut_label": text, "label": the field's label, "explain": [text], "sources": [text],
-    "notes": [text], "stated": bool}`; a ruleset without the query gives the "not stated"
-    answer (as calls.caller_policy does for its query)."""
+    "notes": [text], "stated": bool, "covered": bool, "top_cut_field": text}`; a ruleset
+    without the query (its document says nothing of deck checks) gives `covered` false, the
+    "not stated" answer under the label "Deck checks" and an empty `top_cut_label` (as
+    calls.caller_policy does for its query)."""
     if QUERY not in load_ruleset(event.ruleset).get("queries", {}):
-        return {"expectation": None, "expectation_label": NOT_STATED, "label": NOT_STATED,
-                "top_cut_checked": None, "top_cut_label": NOT_STATED, "explain": [], "sources": [], "notes": [],
-                "stated": False}
+        return {"expectation": None, "expectation_label": NOT_STATED, "label": "Deck checks",
+                "top_cut_checked": None, "top_cut_label": "", "top_cut_field": "", "explain": [], "sources": [],
+                "notes": [], "stated": False, "covered": False}
     answer = evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event), "facts": {}})
     words = compiled_ruleset(event.ruleset).words["queries"][QUERY]["answer"]
     value = answer.get("expectation")
@@ -49,8 +51,9 @@ def policy(event: Event) -> dict:
             "top_cut_checked": top_cut,
             "top_cut_label": words["top_cut_checked"]["label"] + ": "
             + (NOT_STATED if top_cut is None else "advised" if top_cut else "not asked"),
+            "top_cut_field": words["top_cut_checked"]["label"],
             "explain": answer.get("explain", []), "sources": answer.get("sources", []),
-            "notes": answer.get("notes", []), "stated": value is not None}
+            "notes": answer.get("notes", []), "stated": value is not None, "covered": True}
 
 
 def round_stages(event: Event) -> dict[int, str]:

@@ -25,6 +25,7 @@ LABELS = {
     "result in": _l("result in"),
     "open": _l("open"), "taken": _l("taken"),
     "pending": _l("pending"), "approved": _l("approved"), "declined": _l("declined"),
+    "swiss": _l("Swiss rounds"), "elimination": _l("top cut (elimination)"),
     "floor_judge": _l("floor judge"), "head_judge": _l("head judge"), "scorekeeper": _l("scorekeeper"),
 }
 

@@ -241,8 +241,29 @@ def test_what_the_policy_asks_of_deck_checks_follows_the_ruleset_and_level(app, 
     assert (policy["expectation"], policy["expectation_label"], policy["top_cut_checked"]) == (
         expectation, label, top_cut)
     assert policy["stated"] is (expectation is not None)
-    if top_cut is None:
-        assert policy["top_cut_label"].endswith("not stated")
+    covered = ruleset in ("wotf", "dci-upg")  # the rulesets with a deck_checks query
+    assert policy["covered"] is covered
+    assert policy["top_cut_label"] == ("" if not covered else policy["top_cut_field"] + ": "
+                                       + ("not stated" if top_cut is None else "advised"))
+    if not covered:
+        assert policy["label"] == "Deck checks"
+
+
+@pytest.mark.parametrize(("ruleset", "lang", "expected"), [
+    ("yugioh", "en", "The policy document says nothing about deck checks: how many to make is not stated."),
+    ("yugioh", "de", "Das Regeldokument sagt nichts über Deckchecks"),
+    ("dci-upg", "en", "during the Swiss rounds: not stated"),
+    ("dci-upg", "fr", "during the Swiss rounds: non précisé"),
+])
+def test_the_event_page_says_what_the_policy_asks_of_deck_checks_in_its_language(app, organiser, ruleset, lang,
+                                                                                  expected):
+    event = add_event(app, ruleset=ruleset, level="regular" if ruleset == "dci-upg" else None)
+    organiser.set_cookie("lang", lang)
+    page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
+    section = page[page.index('<section id="deck-checks"'):]
+    section = section[:section.index("</section>")]
+    assert expected in section
+    assert "not stated: not stated" not in section
 
 
 def test_the_round_board_shows_a_deck_check_until_it_finishes(organiser, event, floor):

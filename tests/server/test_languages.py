@@ -52,6 +52,9 @@ def test_the_event_page_is_german_and_the_rule_data_keeps_its_own_words(organise
         assert words in page, words
     # the penalty names come from the rule data: shown as it gives them
     assert ">ab Game Loss</option>" in page and "Spielverlust" not in page
+    # the event's stage is the server's own setting: its words are translated, its value is not
+    assert '<option value="swiss" selected>Schweizer System</option>' in page
+    assert '<option value="elimination" >Top Cut (K.-o.-Runden)</option>' in page
     board = organiser.get(f"/organiser/events/{event_slug}/board", headers=GERMAN).get_data(as_text=True)
     assert "Rundenübersicht" in board and "Noch keine Runde gestartet." in board
 
