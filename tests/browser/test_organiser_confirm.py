@@ -1,10 +1,11 @@
-"""The organiser's page asks once, in the page, before ending a round or revoking a device:
+"""The organiser's page asks once, in the page, before ending a round, revoking a device or
+replacing a round's tables:
 the first tap does nothing but ask, "Keep ..." leaves things as they were, "Yes, ..." acts."""
 
 from .conftest import PHONE
 
 
-def test_end_round_and_revoke_ask_once_in_the_page(browser, flask_server):
+def test_end_round_revoke_and_replacing_tables_ask_once_in_the_page(browser, flask_server):
     event = flask_server.make_event("wotf", "competitive")
     flask_server.start_round(event["slug"])
     ctx = browser.new_context(viewport=PHONE)
@@ -41,5 +42,17 @@ def test_end_round_and_revoke_ask_once_in_the_page(browser, flask_server):
         yes.click()
         page.wait_for_selector("#devices tr.voided")
         assert page.locator(revoke).count() == 0
+
+        # replacing a round's tables, once the event has tables, asks too
+        names = [p["name"] for p in event["players"]]
+        page.fill("textarea[name=csv][placeholder^=table]", f"table,player_a,player_b\n9,{names[0]},{names[1]}")
+        replace = page.locator("button", has_text="Replace this round's tables")
+        replace.click()
+        assert page.is_visible("text=Yes, replace that round's tables")
+        page.click("text=Keep the tables")
+        assert page.locator(".sure").count() == 0 and replace.is_visible()
+        replace.click()
+        page.click("text=Yes, replace that round's tables")
+        page.wait_for_selector("text=Round 2: 1 table.")
     finally:
         ctx.close()
