@@ -21,6 +21,7 @@ import json
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
 from marshmallow.validate import Length
 
+from shared_rules.board import result_problem
 from shared_rules.history import player_key as history_player_key
 from shared_rules.review import consult_problem
 
@@ -236,16 +237,14 @@ class MatchResultPayload(PayloadSchema):
 
     def event_problem(self, record, where):
         games, result = record["payload"].get("games"), record["payload"]["result"]
-        if not games:
+        # null games_per_match: the ruleset's default, not checked here
+        problem = result_problem(result, games, where.event.games_per_match)
+        if problem is None:
             return None
-        loser = {"A": "B", "B": "A"}.get(result)
-        if loser and games[result] <= games[loser]:
+        if problem["problem"] == "no_win":
             return (f"payload.games: {games['A']}-{games['B']} is no win for player {result} "
                     "(the winner has won more games)")
-        most = where.event.games_per_match  # null: the ruleset's default, not checked here
-        if most is not None and games["A"] + games["B"] > most:
-            return f"payload.games: {games['A'] + games['B']} games won in a match of {most} games at most"
-        return None
+        return f"payload.games: {problem['won']} games won in a match of {problem['most']} games at most"
 
 
 class TimeCallPayload(PayloadSchema):

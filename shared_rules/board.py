@@ -18,6 +18,26 @@ from .history import ordered, voided_in
 RESULT_TYPES = ("match_result", "time_call")
 
 
+def result_problem(result: str, games: dict | None, most: int | None) -> dict | None:
+    """What is wrong with a match result, or None: ``result`` "A" | "B" | "draw", ``games``
+    ``{"A": int, "B": int}`` (games won, each 0–99) or None, ``most`` the games a match of the
+    event has at most (None: not checked). ``{"problem": "no_win"}`` where the winner has not
+    won more games; ``{"problem": "too_many", "won": int, "most": int}`` where more games are
+    won than the match has. A draw may stand at any score within the match (an agreed draw).
+    The server refuses such a record and the app checks it on screen before making it
+    (pwa/src/js/checks.js resultProblem, the same rule; tests/test_result_rule.py keeps them
+    equal)."""
+    if not games:
+        return None
+    loser = {"A": "B", "B": "A"}.get(result)
+    if loser and games[result] <= games[loser]:
+        return {"problem": "no_win"}
+    won = games["A"] + games["B"]
+    if most is not None and won > most:
+        return {"problem": "too_many", "won": won, "most": most}
+    return None
+
+
 def table_results(records: list[dict]) -> list[dict]:
     """``[{"round", "table", "result": "A" | "B" | "draw", "games": {"A", "B"} | null,
     "record", "type", "device", "judge", "created_ms"}]``, one per table that has a result, by round

@@ -5,6 +5,7 @@
 import { h, fill } from "../dom.js";
 import { app, addRecord, eventContext, eventRecords, playerName } from "../state.js";
 import { tableResults } from "../engine.js";
+import { resultProblem } from "../checks.js";
 
 /** {table number: result} for the current round, from this phone's records of the event. */
 export async function currentResults() {
@@ -47,12 +48,11 @@ export function showResult(container, table, pairing, earlier, onDone) {
       fill(note, h("p", { class: "bad-text" }, "Games won: both whole numbers from 0 to 99, or neither."));
       return;
     }
-    // As the server checks a result: the winner won more games, and no more games are won than
-    // the match has (an agreed draw may stand at any score).
-    const most = eventContext().games_per_match;
-    const problem = a == null ? null
-      : chosen !== "draw" && (chosen === "A" ? a <= b : b <= a) ? `${name(chosen)} cannot win ${a}–${b}: the winner has won more games.`
-        : most != null && a + b > most ? `${a + b} games won, but a match here has at most ${most}.` : null;
+    // as the server checks a result (checks.js resultProblem)
+    const wrong = resultProblem(chosen, a == null ? null : { A: a, B: b }, eventContext().games_per_match ?? null);
+    const problem = !wrong ? null
+      : wrong.problem === "no_win" ? `${name(chosen)} cannot win ${a}–${b}: the winner has won more games.`
+        : `${wrong.won} games won, but a match here has at most ${wrong.most}.`;
     if (problem) {
       fill(note, h("p", { class: "bad-text" }, problem));
       gamesA.focus();
