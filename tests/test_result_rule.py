@@ -40,5 +40,5 @@ def test_the_app_and_the_server_check_a_result_alike():
     app = json.loads(out)
     python = [result_problem(*case) for case in GRID]
     assert len(app) == len(GRID) == 3 * 28 * 4
-    assert [c for c, a, p in zip(GRID, app, python) if a != p] == []
+    assert [c for c, a, p in zip(GRID, app, python, strict=True) if a != p] == []
     assert sum(p is not None for p in python) > 100  # the grid reaches both problems often
