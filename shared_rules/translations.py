@@ -8,7 +8,7 @@ id or ``queries`` (the shared words of queries.json, the engine's own words amon
      "lines": {"<path>": {"en": "<the English text translated>", "text": "<translation>"}}}
 
 A path addresses one text for people (``text_paths``): keys joined by ``.``, a list item by
-its ``id`` where it has one (``infractions[slow_play].rules[slow_play_warning].explain``),
+its ``id`` where it has one (``infractions[<id>].rules[<id>].explain``),
 else by its index (``explain[1]``), so reordering a list does not mismatch. Ids, sources and
 section names (citations), expressions (``when``, ``set``) and the ``document`` block are
 data and are never translated.
@@ -44,7 +44,7 @@ TEXT_KEYS = frozenset({"title", "level_label", "name", "summary", "explain", "no
                        "remedy", "label", "condition", "question", "answer_text"})
 NAME_MAPS = frozenset({"values", "names"})  # {value: its name} where the value is text
 DATA_KEYS = frozenset({"document", "when", "set", "source", "sources", "id", "keywords", "show_with",
-                       "$comment", "penalty", "run", "ladder", "steps_ids"})
+                       "$comment"})
 _PLACEHOLDERS = re.compile(r"\{[^{}]*\}")
 
 
