@@ -59,18 +59,20 @@ function readJSON(file) {
   return JSON.parse(fs.readFileSync(file, "utf8"));
 }
 
-/** {id: path} of every ruleset file: the package's, then each SHARED_RULES_PATH folder's
- * (shared_rules/library.py reads the same places; one id in two folders is an error). */
-function rulesetFiles() {
+/** {id: path} of every ruleset file (sub "rulesets") or translation file (sub "translations",
+ * id "<ruleset>.<language>"): the package's, then each SHARED_RULES_PATH folder's
+ * (shared_rules/library.py and translations.py read the same places; one id in two folders
+ * is an error). */
+function rulesetFiles(sub = "rulesets") {
   const extra = (process.env.SHARED_RULES_PATH || "").split(path.delimiter).filter((p) => p.trim())
     .map((p) => path.resolve(p));
   const found = {};
   for (const folder of [...new Set([rulesPkg, ...extra])]) {
-    const dir = path.join(folder, "rulesets");
+    const dir = path.join(folder, sub);
     if (!fs.existsSync(dir)) continue;
     for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
       const id = file.slice(0, -".json".length);
-      if (found[id]) throw new Error(`ruleset ${id} is in two folders: ${found[id]} and ${path.join(dir, file)}`);
+      if (found[id]) throw new Error(`${sub} ${id} is in two folders: ${found[id]} and ${path.join(dir, file)}`);
       found[id] = path.join(dir, file);
     }
   }
@@ -97,12 +99,15 @@ async function build() {
   fs.writeFileSync(path.join(py, "pyodide-lock.json"), JSON.stringify({ info: lock.info, packages: {} }));
 
   // The engine package, packed for pyodide.unpackArchive (it lands on sys.path), with every
-  // ruleset found (rulesets of other folders join the package's own).
+  // ruleset and translation of rule texts found (those of other folders join the package's own).
   const rulesets = rulesetFiles();
   const pkgFiles = walk(rulesPkg).filter((f) => (f.endsWith(".py") || f.endsWith(".json"))
-    && !f.startsWith("rulesets/") && !f.startsWith("cases/"));
+    && !f.startsWith("rulesets/") && !f.startsWith("cases/") && !f.startsWith("translations/"));
   const entries = pkgFiles.map((f) => [`shared_rules/${f}`, path.join(rulesPkg, f)]);
   for (const [id, file] of Object.entries(rulesets)) entries.push([`shared_rules/rulesets/${id}.json`, file]);
+  for (const [id, file] of Object.entries(rulesetFiles("translations"))) {
+    entries.push([`shared_rules/translations/${id}.json`, file]);
+  }
   // A fixed date keeps the archive's bytes the same from build to build; stored, not
   // deflated, as the server's Brotli copy packs the whole archive better.
   const zip = zipSync(Object.fromEntries(entries.map(([name, file]) => [

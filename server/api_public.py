@@ -16,7 +16,7 @@ from .extensions import db
 from .http_cache import cached_json, etag_of
 from .jsonbody import Blueprint
 from .models import Device, Event
-from .schemas import ClockOut, EngineIn, EngineOut, EvaluateIn, JoinIn, JoinOut, RulesetOut, TimeOut
+from .schemas import ClockOut, EngineIn, EngineOut, EvaluateIn, JoinIn, JoinOut, RulesetOut, RulesetsQuery, TimeOut
 
 bp = Blueprint("public", __name__, url_prefix="/api", description="Public endpoints")
 
@@ -32,12 +32,18 @@ def server_time():
 
 
 @bp.get("/rulesets")
+@bp.arguments(RulesetsQuery, location="query")
 @bp.response(200, RulesetOut(many=True))
-@documented_errors(bp, 304)
-def list_rulesets():
-    """Every ruleset: `[{"id", "title", "version", "levels": [{"id", "name"}], "queries"}]`.
+@documented_errors(bp, 304, 400)
+def list_rulesets(args):
+    """Every ruleset: `[{"id", "title", "version", "levels": [{"id", "name"}], "queries"}]`;
+    with `?language=de`, titles and level names in that language where translated, plus
+    `language` and `english` (what is shown in English). Unknown language → 400.
     ETag; clients revalidate (Cache-Control: no-cache)."""
-    data = rules.rulesets()
+    try:
+        data = rules.rulesets(args.get("language"))
+    except rules.RuleError as err:
+        raise ApiError.bad_request(str(err), err.field) from None
     return cached_json(json.dumps(data).encode(), etag_of(data), "no-cache")
 
 
@@ -59,8 +65,10 @@ def get_ruleset(ruleset_id):
 @bp.response(200)
 @documented_errors(bp, 400, 413)
 def evaluate(body, ruleset_id):
-    """The engine's answer to `{"query", "event", "facts"}` for this ruleset: the same
-    dict as `python -m shared_rules eval`. Engine errors → 400 with its message and field."""
+    """The engine's answer to `{"query", "event", "facts", "language"?}` for this ruleset:
+    the same dict as `python -m shared_rules eval` (with a language: its texts translated
+    where current, and `english` listing those shown in English). Engine errors (an unknown
+    language among them) → 400 with its message and field."""
     try:
         answer = rules.evaluate({"ruleset": ruleset_id, **body})
     except rules.RuleError as err:

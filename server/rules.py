@@ -27,11 +27,13 @@ def _file(path: Path) -> tuple[bytes, str]:
     return data, hashlib.sha256(data).hexdigest()[:32]
 
 
-def rulesets() -> list[dict]:
+def rulesets(language: str | None = None) -> list[dict]:
     """`[{"id", "title", "version", "level_label", "levels": [{"id", "name"}], "best_of",
     "defaults", "queries": [...]}]`: every ruleset the engine finds (the package's and those in
-    the folders of SHARED_RULES_PATH)."""
-    return shared_rules.list_rulesets()
+    the folders of SHARED_RULES_PATH); with a language, its texts in it where translated and
+    `language`, `english` added (shared_rules.list_rulesets). Raises RuleError for an
+    unknown language."""
+    return shared_rules.list_rulesets(language)
 
 
 def ruleset_ids() -> list[str]:
@@ -75,7 +77,7 @@ def check_event_settings(ruleset_id: str, settings: dict) -> dict:
 
 
 def evaluate(request: dict) -> dict:
-    """The engine's answer to `{"ruleset", "query", "event", "facts"}`; raises RuleError."""
+    """The engine's answer to `{"ruleset", "query", "event", "facts", "language"?}`; raises RuleError."""
     return shared_rules.evaluate(request)
 
 

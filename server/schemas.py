@@ -26,12 +26,22 @@ class RulesetOut(Schema):
                           metadata={"description": "games per match an event may use; null: any"})
     defaults = fields.Dict(metadata={"description": "event settings the ruleset states"})
     queries = fields.List(fields.String())
+    language = fields.String(metadata={"description": "the language asked for (?language=), where one was"})
+    english = fields.List(fields.String(), metadata={
+        "description": "the fields shown in English for want of a current translation (title, levels[0].name)"})
+
+
+class RulesetsQuery(Schema):
+    language = fields.String(metadata={"description": "the rule texts' language (en, de, fr, it, es, pt)"})
 
 
 class EvaluateIn(Schema):
     query = fields.String(required=True)
     event = fields.Dict(load_default=dict)
     facts = fields.Dict(load_default=dict)
+    language = fields.String(metadata={
+        "description": "the language of the answer's texts (en, de, fr, it, es, pt; default en); the "
+                       "answer's `english` lists the texts shown in English for want of a current translation"})
 
 
 class EngineIn(Schema):

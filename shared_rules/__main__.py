@@ -9,6 +9,11 @@
   and the rulesets they name.
 - ``fmt [--check] [FILE...]``: write rule and case files in the canonical layout (fmt.py);
   with ``--check``, only list the files that would change (exit 1 if any).
+- ``translations [--write LANGUAGE] [NAME...]``: per ruleset (and ``queries``, the shared
+  words) and language, how many texts are translated, stale (their English changed) and
+  missing (translations.py); with ``--write``, write or update that language's files (every
+  text with its current English, translations kept). ``check`` prints the same summary and
+  fails on a translation whose placeholders differ from its English.
 
 Bad input prints ``error: <message>`` on stderr and exits 2 (no traceback).
 """
@@ -20,7 +25,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import library
+from . import library, translations
 from .cases import check_files
 from .engine import compiled_ruleset, evaluate, list_rulesets
 from .errors import RuleError
@@ -81,8 +86,48 @@ def _check(args) -> int:
         for problem in lint(library.load_ruleset(ruleset_id)):
             print(f"LINT {ruleset_id}: {problem}")
             problems += 1
+    if not args.files:
+        for name, _ in _translatable():
+            for language in translations.LANGUAGES[1:]:
+                for problem in translations.placeholder_problems(name, language):
+                    print(f"TRANSLATION {name}.{language}: {problem}")
+                    problems += 1
+        _translation_summary([n for n, _ in _translatable()])
     status = check_files([str(f) for f in files], sys.stdout)
     return 1 if problems else status
+
+
+def _translatable() -> list[tuple[str, dict]]:
+    """(name, English data) of what translation files translate: queries.json, then each ruleset."""
+    from .vocabulary import shared
+
+    return [(translations.SHARED, shared()), *((r, library.load_ruleset(r)) for r in library.ruleset_ids())]
+
+
+def _translation_summary(names: list[str]) -> None:
+    for name, data in _translatable():
+        if name not in names:
+            continue
+        for language in translations.LANGUAGES[1:]:
+            state = translations.status(name, data, language)
+            total = len(state["translated"]) + len(state["stale"]) + len(state["missing"])
+            done = "complete" if len(state["translated"]) == total else "incomplete"
+            print(f"TRANSLATIONS {name}.{language}: {len(state['translated'])}/{total} translated, "
+                  f"{len(state['stale'])} stale, {len(state['missing'])} missing ({done})")
+
+
+def _translations(args) -> int:
+    names = args.names or [n for n, _ in _translatable()]
+    known = [n for n, _ in _translatable()]
+    for name in names:
+        if name not in known:
+            raise RuleError(f"nothing to translate named {name!r}", field="name", allowed=known)
+    if args.write:
+        for name, data in _translatable():
+            if name in names:
+                print(f"wrote: {translations.template(name, data, args.write)}")
+    _translation_summary(names)
+    return 0
 
 
 def _fmt(args) -> int:
@@ -110,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     fm.add_argument("--check", action="store_true", help="only list files that would change")
     fm.add_argument("files", nargs="*")
     fm.set_defaults(run=_fmt)
+    tr = commands.add_parser("translations", help="translation state per language; --write LANGUAGE: templates")
+    tr.add_argument("--write", metavar="LANGUAGE", help="write or update this language's files")
+    tr.add_argument("names", nargs="*", help="rulesets (or queries); default: all")
+    tr.set_defaults(run=_translations)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -30,27 +30,26 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import event_settings, library
+from . import event_settings, library, translations
 from . import vocabulary as vocab
 from .errors import MissingFact, RuleError
 from .expr import ABSENT, split_path
 from .facts import check_groups, checker, clone, copier
 from .program import Compiler, locate
 
-REQUEST_KEYS = ["ruleset", "query", "event", "facts"]
+REQUEST_KEYS = ["ruleset", "query", "event", "facts", "language"]
 _REQUEST_KEYS = frozenset(REQUEST_KEYS)
 MAX_EVALUATIONS = 64
-NOT_NEEDED_LINE = "Not asked: {label}. Every possible answer gives this same result."
 
 
 class Query:
     """One query of one ruleset, compiled: its fact checker, program and answer fields."""
 
-    def __init__(self, name: str, ruleset: dict, words: dict, event_words: dict):
+    def __init__(self, name: str, ruleset: dict, words: dict, event_words: dict, own_words: dict[str, str]):
         self.name = name
         self.ruleset_id = ruleset.get("id")
         compiler = Compiler(ruleset, words["facts"], event_words, f"{ruleset.get('id')} {name}",
-                            [f for f, spec in words["answer"].items() if "default" in spec])
+                            [f for f, spec in words["answer"].items() if "default" in spec], own_words)
         program = ruleset["queries"][name]
         self.program = compiler.function(program.get("steps", []), f"queries.{name}.steps")
         self.check_facts = checker(words["facts"], "facts")
@@ -101,15 +100,18 @@ _NO_INFRACTION: tuple[None, dict] = (None, {})
 
 
 class Ruleset:
-    """A ruleset file, its merged vocabulary and every query compiled once."""
+    """A ruleset file, its merged vocabulary and every query compiled once, in one language
+    (``data`` then holds the translated texts, translations.py)."""
 
-    def __init__(self, data: dict):
-        self.data = data
-        self.words = vocab.for_ruleset(data)
+    def __init__(self, data: dict, language: str = translations.ENGLISH):
+        self.language = language
+        self.data = translations.translated(data, data.get("id"), language)
+        data = self.data
+        self.words = vocab.for_ruleset(data, vocab.shared_in(language))
         self.check_event_values = checker(self.words["event"], "event")
         self.events: dict[tuple, dict] = {}  # checked event contexts by names, values and their types
         self.infractions = {i["id"]: i for i in data.get("infractions", [])}
-        self.queries = {name: Query(name, data, words, self.words["event"])
+        self.queries = {name: Query(name, data, words, self.words["event"], self.words["words"])
                         for name, words in self.words["queries"].items()}
 
     def check_event(self, values: Any) -> dict:
@@ -138,21 +140,23 @@ EVENT_CACHE_SIZE = 256
 
 
 @lru_cache(maxsize=64)
-def compiled(path: Path) -> Ruleset:
-    """The ruleset file at ``path``, compiled (cached). Raises RuleError for malformed data."""
-    return Ruleset(library.read_ruleset(path))
+def compiled(path: Path, language: str = translations.ENGLISH) -> Ruleset:
+    """The ruleset file at ``path``, compiled in ``language`` (cached). Raises RuleError for
+    malformed data."""
+    return Ruleset(library.read_ruleset(path), language)
 
 
-def compiled_ruleset(ruleset_id: str) -> Ruleset:
-    """The compiled ruleset of this id. Raises RuleError for an unknown id or malformed data."""
-    key = (library.variable_state(), ruleset_id)
+def compiled_ruleset(ruleset_id: str, language: str = translations.ENGLISH) -> Ruleset:
+    """The compiled ruleset of this id in ``language`` (translations.LANGUAGES; English by
+    default). Raises RuleError for an unknown id or malformed data."""
+    key = (library.variable_state(), ruleset_id, language)
     found = _by_id.get(key)
     if found is None:
-        found = _by_id[key] = compiled(library.ruleset_path(ruleset_id))
+        found = _by_id[key] = compiled(library.ruleset_path(ruleset_id), language)
     return found
 
 
-_by_id: dict[tuple[object, str], Ruleset] = {}
+_by_id: dict[tuple[object, str, str], Ruleset] = {}
 
 
 def forget_compiled() -> None:
@@ -160,13 +164,18 @@ def forget_compiled() -> None:
     _by_id.clear()
 
 
-def list_rulesets() -> list[dict]:
+def list_rulesets(language: str | None = None) -> list[dict]:
     """``[{"id", "title", "version", "level_label", "levels": [{"id", "name"}], "best_of",
-    "defaults", "queries"}]`` for every ruleset found (library.py)."""
+    "defaults", "queries"}]`` for every ruleset found (library.py); with a ``language``
+    (translations.LANGUAGES, checked), title, level label and level names in it where
+    translated, and ``language`` and ``english`` (the fields shown in English:
+    ``["title", "levels[0].name"]``) added."""
     out = []
+    lang = translations.check_language(language)
     for ruleset_id in library.ruleset_ids():
-        data = library.load_ruleset(ruleset_id)
-        out.append({
+        data = library.load_ruleset(ruleset_id) if lang == translations.ENGLISH \
+            else compiled_ruleset(ruleset_id, lang).data
+        entry = {
             "id": ruleset_id,
             "title": data.get("title"),
             "version": data.get("document", {}).get("version"),
@@ -175,7 +184,12 @@ def list_rulesets() -> list[dict]:
             "best_of": data.get("best_of"),
             "defaults": {k: v for k, v in data.get("defaults", {}).items() if k in vocab.shared()["event"]},
             "queries": sorted(data.get("queries", {})),
-        })
+        }
+        if language is not None:
+            english = [key for key in ("title", "level_label") if translations.MARK in (entry[key] or "")]
+            english += [f"levels[{i}].name" for i, lv in enumerate(entry["levels"]) if translations.MARK in lv["name"]]
+            entry = {**translations.strip(entry), "language": lang, "english": english}
+        out.append(entry)
     return out
 
 
@@ -215,7 +229,8 @@ def evaluate(request: Any) -> dict:
     if not request.keys() <= _REQUEST_KEYS:
         unknown = sorted(set(request) - _REQUEST_KEYS)[0]
         raise RuleError(f"unknown request field {unknown!r}", field=unknown, allowed=REQUEST_KEYS)
-    ruleset = compiled_ruleset(_required_text(request, "ruleset"))
+    language = translations.check_language(request.get("language"))
+    ruleset = compiled_ruleset(_required_text(request, "ruleset"), language)
     name = _required_text(request, "query")
     query = ruleset.queries.get(name)
     if query is None:
@@ -229,10 +244,16 @@ def evaluate(request: Any) -> dict:
         check_groups(facts, query.groups)
     walk, missing = query.walk(event, facts)
     if missing is None:  # the rules read nothing the request lacks: one evaluation is the answer
-        return event_settings.apply(_answer(query, *walk), event, ruleset.data)
-    search = _Search(ruleset, query)
-    search.evaluations = 1
-    return event_settings.apply(search.answer(search.branch(event, facts, walk, missing)), event, ruleset.data)
+        answer = event_settings.apply(_answer(query, *walk), event, ruleset.data, ruleset.words["words"])
+    else:
+        search = _Search(ruleset, query)
+        search.evaluations = 1
+        answer = event_settings.apply(search.answer(search.branch(event, facts, walk, missing)), event,
+                                      ruleset.data, ruleset.words["words"])
+    if language == translations.ENGLISH:
+        return answer
+    answer["language"] = language
+    return translations.unmark(answer)
 
 
 def _required_text(request: dict, key: str) -> str:
@@ -319,7 +340,8 @@ class _Search:
         needs = [self.describe(m) for m in outcome.needs]
         not_needed = [{"path": m.path, "label": self.label(m)} for m in outcome.not_needed]
         if not_needed:
-            explain = explain + [NOT_NEEDED_LINE.format(label=self.label(m)) for m in outcome.not_needed]
+            line = self.ruleset.words["words"]["not_needed_line"]
+            explain = explain + [line.format(label=self.label(m)) for m in outcome.not_needed]
         return _answer(self.query, fields, explain, sources, notes, options, needs, not_needed)
 
     def merged_fields(self, walks: list[Walk]) -> dict:
@@ -336,7 +358,7 @@ class _Search:
 
     def label(self, missing: MissingFact) -> str:
         if missing.path == "event.level":
-            return (self.ruleset.data.get("level_label") or "level").lower()
+            return (self.ruleset.data.get("level_label") or self.ruleset.words["words"]["level"]).lower()
         return missing.spec.get("summary") or missing.path.rsplit(".", 1)[-1].replace("_", " ")
 
     def describe(self, missing: MissingFact) -> dict:

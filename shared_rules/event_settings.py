@@ -9,13 +9,14 @@ ruleset whose policy names no head-judge step may state a default (its ``default
 
 from __future__ import annotations
 
-SETTING_LINE = "This event's setting: from {name} up, the head judge confirms the penalty."
+from .vocabulary import words as vocab_words
 
 
-def apply(answer: dict, event: dict, ruleset: dict) -> dict:
+def apply(answer: dict, event: dict, ruleset: dict, words: dict[str, str] | None = None) -> dict:
     """The answer of a ``penalty`` query with ``head_judge`` set (and a line to read out)
     when its penalty, or one of several, is at or above the event's ``head_judge_from``;
-    other answers unchanged. ``ruleset`` is the ruleset's data (its ``penalties``)."""
+    other answers unchanged. ``ruleset`` is the ruleset's data (its ``penalties``), ``words``
+    the engine's words in its language (queries.json ``words.head_judge_setting_line``)."""
     threshold = event.get("head_judge_from")
     if answer.get("query") != "penalty" or threshold is None or answer.get("head_judge") or answer.get("needs"):
         return answer
@@ -25,5 +26,6 @@ def apply(answer: dict, event: dict, ruleset: dict) -> dict:
     if threshold in order and any(p in order and order.index(p) >= order.index(threshold) for p in given):
         name = next((p.get("name") or p["id"] for p in ruleset["penalties"] if p["id"] == threshold), threshold)
         answer["head_judge"] = True
-        answer["explain"] = [*answer.get("explain", []), SETTING_LINE.format(name=name)]
+        line = (words or vocab_words())["head_judge_setting_line"]
+        answer["explain"] = [*answer.get("explain", []), line.format(name=name)]
     return answer

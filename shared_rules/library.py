@@ -108,8 +108,10 @@ def read_ruleset(path: Path) -> dict:
 
 def clear_caches() -> None:
     """Forget every cached lookup and parsed or compiled file."""
-    from . import engine  # the compiled form is cached beside the evaluator
+    from . import engine, translations, vocabulary  # the compiled form is cached beside the evaluator
 
     for cached in (_folders, _ruleset_files, read_ruleset, engine.compiled):
         cached.cache_clear()
     engine.forget_compiled()
+    translations.clear_caches()
+    vocabulary._shared_in.cache_clear()

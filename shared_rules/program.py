@@ -23,6 +23,7 @@ from typing import Any
 
 from .errors import RuleError
 from .expr import ABSENT, ANSWER_KEYS, Gen, is_literal, split_path
+from .vocabulary import words as vocab_words
 
 PLACEHOLDER = re.compile(r"\{(penalty:)?([A-Za-z_][\w.]*)\}")
 ARGS = "event, facts, answer, infraction, programs, EX, SR, NT, OP"
@@ -32,10 +33,15 @@ Rules = Callable[..., "bool | None"]
 class Compiler(Gen):
     """Compiles the rule lists of one query of one ruleset."""
 
-    def __init__(self, ruleset: dict, facts: dict, event: dict, label: str, answer_defaults: Iterable[str] = ()):
+    def __init__(self, ruleset: dict, facts: dict, event: dict, label: str, answer_defaults: Iterable[str] = (),
+                 words: dict[str, str] | None = None):
         super().__init__(ruleset, facts, event, answer_defaults)
         self.label = label
-        self.namespace["_PN"] = {p["id"]: p.get("name", p["id"]) for p in ruleset.get("penalties", [])}
+        words = words or ENGLISH_WORDS
+        # penalty names by id; None names no penalty
+        self.namespace["_PN"] = {None: words["no_penalty"],
+                                 **{p["id"]: p.get("name", p["id"]) for p in ruleset.get("penalties", [])}}
+        self.namespace["_VW"] = words
         self.namespace["_pt"] = penalty_text
         self.namespace["_vt"] = value_text
         self.inlining: list[str] = []
@@ -197,10 +203,11 @@ class Compiler(Gen):
             pieces.append(text[at:match.start()])
             known = self.known(match.group(2))
             if is_literal(known):  # a text, number, true/false or null (not ABSENT, a list or an object)
-                pieces.append(penalty_text(known, self.namespace["_PN"]) if match.group(1) else value_text(known))
+                pieces.append(penalty_text(known, self.namespace["_PN"]) if match.group(1)
+                              else value_text(known, self.namespace["_VW"]))
             else:
                 read = self.located({"var": [match.group(2), None]}, path)
-                pieces.append(Code(f"_pt({read}, _PN)" if match.group(1) else f"_vt({read})"))
+                pieces.append(Code(f"_pt({read}, _PN)" if match.group(1) else f"_vt({read}, _VW)"))
             at = match.end()
         pieces.append(text[at:])
         joined: list[str | Code] = []  # adjacent known texts as one
@@ -210,6 +217,9 @@ class Compiler(Gen):
             else:
                 joined.append(piece)
         return " + ".join(p if type(p) is Code else repr(p) for p in joined if p) or "''"
+
+
+ENGLISH_WORDS = vocab_words()
 
 
 class Code(str):
@@ -233,25 +243,28 @@ def locate(error: RuleError) -> RuleError:
     return RuleError(f"{path}: {error}", field=path)
 
 
-def penalty_text(value: Any, names: dict[str, str]) -> str:
-    """Display name of a penalty id, or of a list of them joined with " + "."""
+def penalty_text(value: Any, names: dict) -> str:
+    """Display name of a penalty id, or of a list of them joined with " + "; ``names[None]``
+    is the words for no penalty (queries.json ``words.no_penalty``, in the ruleset's language)."""
     if value is None:
-        return "no penalty"
+        return names.get(None, ENGLISH_WORDS["no_penalty"])
     if isinstance(value, list):
-        return " + ".join(penalty_text(v, names) for v in value) if value else "no penalty"
+        return " + ".join(penalty_text(v, names) for v in value) if value else penalty_text(None, names)
     return names.get(value, str(value))
 
 
-def value_text(value: Any) -> str:
-    """A value as text in an explain line: lists joined with commas, yes/no, "not given"."""
+def value_text(value: Any, words: dict[str, str] | None = None) -> str:
+    """A value as text in an explain line: lists joined with commas, yes/no, "not given"
+    (``words``: queries.json ``words`` in the ruleset's language; default English)."""
     if value.__class__ is str:
         return value
+    words = words or ENGLISH_WORDS
     if value is ABSENT or value is None:
-        return "not given"
+        return words["not_given"]
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return words["yes"] if value else words["no"]
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)

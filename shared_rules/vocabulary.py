@@ -53,10 +53,29 @@ def stages() -> list[str]:
     return list(shared()["event"]["stage"]["values"])
 
 
-def for_ruleset(ruleset: dict) -> dict:
-    """The merged vocabulary of one ruleset (see the module docstring). Raises RuleError where
+def shared_in(language: str) -> dict:
+    """queries.json in a language (translations.py; English: ``shared()``), cached."""
+    return _shared_in(language) if language != "en" else shared()
+
+
+@cache
+def _shared_in(language: str) -> dict:
+    from . import translations
+
+    return translations.translated(shared(), translations.SHARED, language)
+
+
+def words(base: dict | None = None) -> dict[str, str]:
+    """The engine's own words (queries.json ``words``: "no penalty", "not given", "yes", ...),
+    ``{name: text}``, from ``base`` (queries.json in a language; default English)."""
+    return {name: spec["text"] for name, spec in (base or shared())["words"].items() if isinstance(spec, dict)}
+
+
+def for_ruleset(ruleset: dict, base: dict | None = None) -> dict:
+    """The merged vocabulary of one ruleset (see the module docstring), over ``base``
+    (queries.json in the ruleset's language; default English). Raises RuleError where
     the ruleset changes the type of a shared fact or declares a query queries.json lacks."""
-    base = shared()
+    base = base or shared()
     lists = {
         "levels": [level["id"] for level in ruleset.get("levels", [])],
         "best_of": list(ruleset.get("best_of", [])),
@@ -87,7 +106,7 @@ def for_ruleset(ruleset: dict) -> dict:
         answer.update({field: dict(spec) for field, spec in own.items() if field not in answer})
         queries[name] = {"summary": program.get("summary", shape["summary"]), "facts": facts, "answer": answer,
                          "at_most_one_of": copy.deepcopy(shape.get("at_most_one_of", []))}
-    return {"level_label": ruleset.get("level_label"), "event": event, "queries": queries}
+    return {"level_label": ruleset.get("level_label"), "event": event, "queries": queries, "words": words(base)}
 
 
 def merge_fields(common: dict, own: dict, where: str) -> dict:

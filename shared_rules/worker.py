@@ -6,8 +6,9 @@ actions (``ACTIONS``) are the engine's own functions, so the worker holds no log
 own and everything here runs the same under CPython (tests/test_worker.py):
 
 - ``evaluate``: a request -> the answer (engine.evaluate);
-- ``facts_read``: ``{"ruleset", "query", "infraction"?}`` -> ``[{"name", "type", "summary",
-  "asked_when_needed", "defaults"}]``, the facts that query (and infraction) reads;
+- ``facts_read``: ``{"ruleset", "query", "infraction"?, "language"?}`` -> ``[{"name", "type",
+  "summary", "asked_when_needed", "defaults", "english"}]``, the facts that query (and
+  infraction) reads, each summary in the language where translated (``english``: it is not);
 - ``history``: ``{"records", "player", "ruleset"}`` -> the player's ``facts.history``
   (history.player_history);
 - ``history_seen``: ``{"records", "player"}`` -> the ids of the records behind that history
@@ -32,7 +33,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from . import board, history, review
+from . import board, history, review, translations
 from .engine import compiled_ruleset, evaluate
 from .errors import RuleError
 from .introspect import facts_read
@@ -47,12 +48,15 @@ def start() -> None:
 
 
 def _facts_read(request: dict) -> list[dict]:
-    words = compiled_ruleset(request["ruleset"]).words["queries"].get(request["query"], {"facts": {}})
+    language = translations.check_language(request.get("language"))
+    words = compiled_ruleset(request["ruleset"], language).words["queries"].get(request["query"], {"facts": {}})
     out = []
     for name, info in facts_read(request["ruleset"], request["query"], request.get("infraction")).items():
         spec = words["facts"].get(name, {})
-        out.append({"name": name, "type": spec.get("type"), "summary": spec.get("summary"),
-                    "asked_when_needed": info["asked_when_needed"], "defaults": info["defaults"]})
+        summary = spec.get("summary")
+        out.append({"name": name, "type": spec.get("type"), "summary": translations.strip(summary),
+                    "asked_when_needed": info["asked_when_needed"], "defaults": info["defaults"],
+                    "english": language == translations.ENGLISH or translations.MARK in (summary or "")})
     return out
 
 

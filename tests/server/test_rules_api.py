@@ -123,3 +123,20 @@ def test_every_engine_action_of_the_app_answers_here_as_the_apps_worker_does(cli
     assert bad.status_code == 400 and bad.get_json()["error"]["field"] == "ruleset"
     missing = client.post("/api/engine/no_such_action", json={})
     assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "not_found"
+
+
+def test_evaluate_and_the_ruleset_list_answer_in_the_language_asked(client):
+    body = {"query": "penalty", "event": {"level": "tier2"}, "facts": {"infraction": "slow_play"},
+            "language": "de"}
+    res = client.post("/api/rulesets/yugioh/evaluate", json=body)
+    assert res.status_code == 200
+    answer = res.get_json()
+    assert answer == shared_rules.evaluate({"ruleset": "yugioh", **body})
+    assert answer["language"] == "de" and answer["english"] == []
+    assert "Strafe: Verwarnung." in answer["explain"]
+    bad = client.post("/api/rulesets/yugioh/evaluate", json={**body, "language": "xx"})
+    assert bad.status_code == 400 and "unknown language 'xx'" in bad.get_data(as_text=True)
+    listed = {r["id"]: r for r in client.get("/api/rulesets?language=de").get_json()}
+    assert listed["yugioh"]["levels"][0]["name"] == "Tier 1 (lokal)"
+    assert listed["yugioh"]["language"] == "de"
+    assert client.get("/api/rulesets?language=xx").status_code == 400

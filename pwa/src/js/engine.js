@@ -1,6 +1,8 @@
 // The messenger to the Python engine worker, and the documented hook `window.judge`:
 //   window.judge.ready            Promise, resolves (to the start time in ms) when Python is ready
 //   window.judge.evaluate(req)    Promise of the engine's answer for {ruleset, query, event, facts};
+//                                 the rule texts in the app's language (lang.js) unless req names
+//                                 one; answer.english lists the texts shown in English (englishAt);
 //                                 rejects with an Error carrying .field and .allowed on a RuleError.
 //   window.judge.factsRead(ruleset, query, infraction?)  Promise of the facts that query (and
 //                                 infraction) reads: [{name, type, summary, asked_when_needed, defaults}]
@@ -16,6 +18,7 @@
 // Until Python is ready on the phone, a phone that is online asks the organiser's server,
 // which runs the same engine (engine-server.js); the phone's engine answers from then on.
 import { askServer, serverAnswers } from "./engine-server.js";
+import { language } from "./lang.js";
 
 let worker = null;
 let nextId = 1;
@@ -116,9 +119,22 @@ async function call(action, payload) {
   return { text: await askWorker(action, payload), by: "phone" };
 }
 
+/** The request with the app's language (lang.js) where it names none: the engine answers
+ * in it, keeping in English (and listing in `english`) what has no current translation. */
+function inLanguage(request) {
+  return request && typeof request === "object" && !("language" in request)
+    ? { ...request, language: language() } : request;
+}
+
+/** Whether the answer's text at `where` ("explain[2]", "notes[0]", "needs[0].label", ...) is
+ * shown in English for want of a current translation (answer.english). */
+export function englishAt(answer, where) {
+  return Boolean(answer?.english?.includes(where));
+}
+
 /** Evaluate a request; resolves to the answer as JSON text. */
 export async function evaluateJSON(request) {
-  return (await call("evaluate", request)).text;
+  return (await call("evaluate", inLanguage(request))).text;
 }
 
 const fromServer = new WeakSet();
@@ -132,9 +148,11 @@ const factsCache = new Map();
 /** The facts a ruleset's query (and, for a penalty, one infraction) reads, as the engine
  * derives them from the rule data: [{name, type, summary, asked_when_needed, defaults}]. */
 export function factsRead(ruleset, query, infraction = null) {
-  const key = `${ruleset}/${query}/${infraction ?? ""}`;
+  const lang = language();
+  const key = `${ruleset}/${query}/${infraction ?? ""}/${lang}`;
   if (!factsCache.has(key)) {
-    factsCache.set(key, call("facts_read", { ruleset, query, infraction }).then(({ text }) => JSON.parse(text)));
+    factsCache.set(key, call("facts_read", { ruleset, query, infraction, language: lang })
+      .then(({ text }) => JSON.parse(text)));
     factsCache.get(key).catch(() => factsCache.delete(key));
   }
   return factsCache.get(key);
@@ -191,10 +209,14 @@ export async function deckChecks(records) {
 
 /** Evaluate a request; resolves to the answer object (see answeredBy). */
 export async function evaluate(request) {
-  const { text, by } = await call("evaluate", request);
+  const { text, by } = await call("evaluate", inLanguage(request));
   const answer = JSON.parse(text);
   if (by === "server") fromServer.add(answer);
+  // a question's label shown in English (answer.english "needs[0].label"), for the question form
+  for (const [i, need] of (answer.needs ?? []).entries()) {
+    if (englishAt(answer, `needs[${i}].label`)) need.label_english = true;
+  }
   return answer;
 }
 
-window.judge = { ready, evaluate, evaluateJSON, factsRead, history, historySeen, review, answeredBy, state: engineState };
+window.judge = { ready, evaluate, evaluateJSON, englishAt, factsRead, history, historySeen, review, answeredBy, state: engineState };

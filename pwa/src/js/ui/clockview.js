@@ -1,6 +1,7 @@
 // Clock: the round's time left (big), each table's end time with its extensions, adding a
 // time extension worked out by the engine, and alerts at minutes the judge picks.
 import { append, h, fill } from "../dom.js";
+import { ruleItems } from "./rule-text.js";
 import { app, addRecord, currentTables, eventRecords, playerName, request } from "../state.js";
 import { clockFace, formatLeft, roundLeft, staleText, tableLeft, timeOfDay } from "../clock.js";
 import { serverNow } from "../servertime.js";
@@ -153,8 +154,8 @@ export async function render(main) {
         fill(out, h("div", { class: "card decision" },
           h("p", { class: "big-penalty", id: "ext-result" }, add == null ? "Not stated by this policy" : `+${add} min`),
           answeredNote(answer),
-          h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
-          answer.notes.map((n) => h("p", { class: "muted" }, n)),
+          h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain")),
+          ruleItems("p", { class: "muted" }, answer, "notes"),
           h("p", { class: "source" }, answer.sources.join("; ")),
           add > 0 && add <= LIMITS.minutes ? h("button", { type: "button", id: "ext-add", onclick: (ev) => addMinutes(add, ev.currentTarget) },
             `Add ${add} min to the table`) : null,

@@ -8,6 +8,7 @@
 // judge types the minutes. A problem found leads to the Penalty screen with the player and
 // table filled in. The checks themselves are the engine's (shared_rules.board.deck_checks).
 import { fill, h } from "../dom.js";
+import { ruleItems } from "./rule-text.js";
 import { addRecord, app, eventRecords, playerName, request } from "../state.js";
 import { deckChecks, evaluate, factsRead } from "../engine.js";
 import { serverNow } from "../servertime.js";
@@ -147,8 +148,8 @@ async function extension(out, { table, round, minutes, midGame }, done) {
     fill(out, took, h("div", { class: "card decision" },
       h("p", { class: "big-penalty", id: "dc-result" }, add == null ? "Not stated by this policy" : `+${add} min`),
       answeredNote(answer),
-      h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
-      answer.notes.map((n) => h("p", { class: "muted" }, n)),
+      h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain")),
+      ruleItems("p", { class: "muted" }, answer, "notes"),
       h("p", { class: "source" }, answer.sources.join("; "))));
     if (add == null || add > MAX_EXTENSION) {
       out.append(manual(add == null ? "The policy states no time for this: the judge decides."

@@ -16,6 +16,7 @@ import { clearDraft, loadDraft, saveDraft } from "../drafts.js";
 import { timeOfDay } from "../clock.js";
 import { answerLines, ask, factName, humanize, sentence, setFact } from "./questions.js";
 import { answeredNote, waitingText } from "./engine-note.js";
+import { isEnglish, ruleItems, ruleText } from "./rule-text.js";
 
 // Asked on the screen itself (the infraction picked, the player's history, the chooser).
 const ASKED_UP_FRONT = new Set(["infraction", "history", "issuing"]);
@@ -252,10 +253,11 @@ export async function render(main, [infractionArg]) {
       details.length ? h("ul", { id: "pen-details" }, details.map((d) => h("li", { "data-field": d.field }, d.text))) : null,
       inf.remedy ? h("div", {}, h("h3", {}, "Remedy"), h("p", {}, inf.remedy)) : null,
       h("h3", {}, "Read out"),
-      h("ul", { class: "readout" }, answer.explain.map((l) => h("li", {}, l))),
+      h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain")),
       answer.options.length ? h("div", {}, h("h3", {}, "Head judge may instead"),
-        h("ul", {}, answer.options.map((o) => h("li", {}, h("strong", {}, penaltyName(o.penalty)), ": ", o.condition)))) : null,
-      answer.notes.map((n) => h("p", { class: "muted" }, n)),
+        h("ul", {}, answer.options.map((o, i) => h("li", {}, h("strong", {}, penaltyName(o.penalty)), ": ",
+          ruleText("span", {}, o.condition, isEnglish(answer, `options[${i}].condition`)))))) : null,
+      ruleItems("p", { class: "muted" }, answer, "notes"),
       h("p", { class: "source" }, "Source: ", answer.sources.join("; ")),
       h("label", { for: "pen-notes" }, "Notes (optional)"),
       h("textarea", { id: "pen-notes", rows: "2", maxlength: String(LIMITS.notes) }),

@@ -5,6 +5,7 @@
 // value id). Nothing here knows a game: the labels and choices come from the answer. A typed
 // value is checked on screen first (the entry's minimum and whole, checks.js): a bad one gets
 // a message beside its field and the question stays.
+import { ruleText } from "./rule-text.js";
 import { h, uid } from "../dom.js";
 import { LIMITS, numberProblem, textProblem, typedNumber } from "../checks.js";
 
@@ -57,7 +58,8 @@ export function readFields(fields) {
   return null;
 }
 
-/** Render the question for one `needs` entry into `container`. `names` labels the two players. */
+/** Render the question for one `needs` entry into `container` (its label marked as English
+ * where `need.label_english`, engine.js). `names` labels the two players. */
 export function ask(container, need, onAnswer, names = { A: "Player A", B: "Player B" }) {
   const id = uid("q");
   const label = sentence(need.label || humanize(need.path));
@@ -124,7 +126,7 @@ export function ask(container, need, onAnswer, names = { A: "Player A", B: "Play
     }
   }
   card = h("div", { class: "card question", "data-fact": factName(need.path) },
-    h("p", { id, class: "question-text" }, h("strong", {}, label)), body);
+    h("p", { id, class: "question-text" }, ruleText("strong", {}, label, need.label_english)), body);
   container.append(card);
   container.querySelector(".question button, .question input")?.focus();
 }

@@ -6,6 +6,7 @@
 // again, it is played again through the engine answer by answer, so Back and Forward show it
 // as it was.
 import { append, h, fill } from "../dom.js";
+import { ruleItems } from "./rule-text.js";
 import { app, addRecord, currentTables, playerName, request } from "../state.js";
 import { evaluate } from "../engine.js";
 import { clearDraft, loadDraft, saveDraft } from "../drafts.js";
@@ -170,8 +171,8 @@ export async function render(main) {
         big.map((text) => h("p", { class: "big-penalty", "data-next": text === next ? answer.next : null }, text)),
         answer.game_result ? h("p", {}, h("strong", {}, "This game: "), resultText(answer.game_result)) : null,
         answeredNote(answer),
-        lines.length ? h("ul", { class: "readout" }, lines.map((l) => h("li", {}, l))) : null,
-        notes.map((n) => h("p", { class: "muted" }, n)),
+        lines.length ? h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain", lines)) : null,
+        ruleItems("p", { class: "muted" }, answer, "notes", notes),
         sources.length ? h("p", { class: "source" }, sources.join("; ")) : null);
       steps.append(lastCard);
     }
