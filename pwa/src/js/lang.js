@@ -47,7 +47,7 @@ export function setLanguage(choice) {
   window.dispatchEvent(new CustomEvent("judge-language", { detail: { language: language() } }));
 }
 
-/** Set <html lang> to the language shown. */
-export function applyLanguage() {
-  document.documentElement.lang = language();
+/** Set <html lang> to the language shown (default: the one chosen, language()). */
+export function applyLanguage(code = language()) {
+  document.documentElement.lang = code;
 }

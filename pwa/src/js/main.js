@@ -16,6 +16,8 @@ import { preloadScreen, route, render } from "./router.js";
 import { renderStatus } from "./ui/status.js";
 import { startReviewBadge, updateReviewBadge } from "./ui/review-badge.js";
 import { startLook } from "./theme.js";
+import { applyLanguage } from "./lang.js";
+import { loadMessages, translatePage } from "./i18n.js";
 
 performance.mark("app-start");
 
@@ -106,6 +108,20 @@ export async function refreshDetail() {
   } catch { /* kept copy stays */ }
 }
 
+/** Show the app in its language (lang.js): the catalog loaded, <html lang>, the page's fixed
+ * words. A change of language (the Event screen) draws every screen again in it. */
+async function showLanguage() {
+  applyLanguage(await loadMessages());
+  translatePage();
+}
+
+window.addEventListener("judge-language", async () => {
+  await showLanguage();
+  renderStatus();
+  drawCalls();
+  render();
+});
+
 async function boot() {
   startLook();
   renderStatus();
@@ -124,7 +140,8 @@ async function boot() {
   // The query words every judge's screen reads, fetched while the session is read.
   if (!publicPage) appJSON("rules/queries.json").catch(() => {});
   const kept = Promise.all([
-    loadOffset(), appJSON("rules/index.json").catch(() => []), publicPage ? null : store.get("session")]);
+    loadOffset(), appJSON("rules/index.json").catch(() => []), publicPage ? null : store.get("session"),
+    showLanguage()]);
   // A page the service worker controls has the Python runtime in the offline copy: Python's
   // worker, started by index.html as the page opened (on another core, while the page loads
   // its code and reads its kept data), is taken over now. On a first visit Python starts once

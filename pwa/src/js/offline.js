@@ -12,6 +12,8 @@
 // offline.done, offline.total: bytes on the wire (the Brotli copies' sizes) of the files held
 //   and of all; offline.reason: why the download stopped; a "change" event on every change.
 
+import { decimal } from "./i18n.js";
+
 const CHECK_EVERY_MS = 1000;
 const RETRY_MS = [5000, 10000, 20000, 40000, 60000];
 const REVISION_PARAM = "__WB_REVISION__";
@@ -210,5 +212,5 @@ export async function startOffline({ onControlled, onUnavailable, onUpdate }) {
 
 /** "1.2 MiB" (bytes shown to people; "?" while unknown). */
 export function mib(bytes) {
-  return bytes == null ? "? MiB" : `${(bytes / 1048576).toFixed(1)} MiB`;
+  return bytes == null ? "? MiB" : `${decimal(bytes / 1048576)} MiB`;
 }

@@ -7,6 +7,7 @@ import { syncState } from "../sync.js";
 import { app } from "../state.js";
 import { timeOfDay } from "../clock.js";
 import { pushState } from "../push.js";
+import { t, tn } from "../i18n.js";
 
 export function renderStatus() {
   const net = document.getElementById("net");
@@ -17,71 +18,72 @@ export function renderStatus() {
   const online = navigator.onLine && syncState.online;
   const s = app.session;
   // "live": changes arrive over the push stream; "polling": the stream is down, the app asks.
-  const push = online && s && !s.standalone && pushState.mode !== "off" ? ` · ${pushState.mode}` : "";
-  net.textContent = online ? `Online${push}` : "Offline";
+  const push = online && s && !s.standalone && pushState.mode !== "off" ? pushState.mode : null;
+  net.textContent = !online ? t("Offline") : push === "live" ? t("Online · live")
+    : push === "polling" ? t("Online · polling") : t("Online");
   net.dataset.push = pushState.mode;
   net.className = `pill ${online ? "ok" : "off"}`;
 
   if (!s || s.standalone) {
-    sync.textContent = s ? "Not syncing (standalone)" : "Not joined";
-    syncSaid.textContent = "Open sync details.";
+    sync.textContent = s ? t("Not syncing (standalone)") : t("Not joined");
+    syncSaid.textContent = t("Open sync details.");
     sync.removeAttribute("title");
     sync.className = "pill";
   } else {
     const parts = [];
     const said = [];
     const elsewhere = syncState.elsewhere || [];
-    parts.push(syncState.waiting == null ? "Counting…" : syncState.waiting ? `${syncState.waiting} waiting`
-      : elsewhere.length ? "0 waiting here" : "All sent");
-    said.push(syncState.waiting ? `${syncState.waiting} records waiting to be sent`
-      : elsewhere.length ? "No records of this event waiting" : "All records sent");
-    parts.push(syncState.last_ok_ms ? timeOfDay(syncState.last_ok_ms) : "never synced");
-    said.push(syncState.last_ok_ms ? `last sync at ${timeOfDay(syncState.last_ok_ms)}` : "never synced");
+    parts.push(syncState.waiting == null ? t("Counting…") : syncState.waiting ? t("{count} waiting", { count: syncState.waiting })
+      : elsewhere.length ? t("0 waiting here") : t("All sent"));
+    said.push(syncState.waiting ? tn("{count} record waiting to be sent", "{count} records waiting to be sent", syncState.waiting)
+      : elsewhere.length ? t("No records of this event waiting") : t("All records sent"));
+    parts.push(syncState.last_ok_ms ? timeOfDay(syncState.last_ok_ms) : t("never synced"));
+    said.push(syncState.last_ok_ms ? t("last sync at {time}", { time: timeOfDay(syncState.last_ok_ms) }) : t("never synced"));
     for (const e of elsewhere) {
-      parts.push(`${e.count} waiting for event ${e.name}`);
-      said.push(`${e.count} record${e.count === 1 ? "" : "s"} waiting for event ${e.name}, sent when this phone joins it again`);
+      parts.push(t("{count} waiting for event {event}", { count: e.count, event: e.name }));
+      said.push(tn("{count} record waiting for event {event}, sent when this phone joins it again",
+        "{count} records waiting for event {event}, sent when this phone joins it again", e.count, { event: e.name }));
     }
     if (syncState.revoked) {
-      parts.unshift("Not allowed: join again");
-      said.unshift("The event no longer accepts this phone; join again");
+      parts.unshift(t("Not allowed: join again"));
+      said.unshift(t("The event no longer accepts this phone; join again"));
     }
     if (syncState.rejected.length) {
-      parts.push(`${syncState.rejected.length} rejected`);
-      said.push(`${syncState.rejected.length} refused by the server`);
+      parts.push(t("{count} rejected", { count: syncState.rejected.length }));
+      said.push(t("{count} refused by the server", { count: syncState.rejected.length }));
     }
     sync.textContent = parts.join(" · ");
-    syncSaid.textContent = `${said.join("; ")}. Open sync details.`;
+    syncSaid.textContent = t("{details}. Open sync details.", { details: said.join("; ") });
     sync.title = said.join("; ");
     sync.className = `pill ${syncState.rejected.length || syncState.revoked ? "bad" : syncState.waiting || syncState.elsewhere?.length ? "off" : "ok"}`;
   }
   sync.dataset.waiting = String(syncState.waiting);
 
-  py.textContent = engineState.ready ? "Engine ready" : engineState.failed ? "Engine failed"
-    : online ? "Engine loading · server answers" : "Engine loading";
+  py.textContent = engineState.ready ? t("Engine ready") : engineState.failed ? t("Engine failed")
+    : online ? t("Engine loading · server answers") : t("Engine loading");
   py.className = `pill ${engineState.ready ? "ok" : engineState.failed ? "bad" : "off"}`;
   renderOffline();
 }
 
 const OFFLINE_PILL = {
-  checking: () => "Offline copy: checking",
-  downloading: () => `Offline copy ${mib(offline.done)} of ${mib(offline.total)}`,
-  paused: () => `Offline copy paused at ${mib(offline.done)} of ${mib(offline.total)}`,
-  failed: () => "Offline copy stopped",
-  ready: () => "Ready offline",
-  unavailable: () => "Not kept offline",
+  checking: () => t("Offline copy: checking"),
+  downloading: () => t("Offline copy {done} of {total}", { done: mib(offline.done), total: mib(offline.total) }),
+  paused: () => t("Offline copy paused at {done} of {total}", { done: mib(offline.done), total: mib(offline.total) }),
+  failed: () => t("Offline copy stopped"),
+  ready: () => t("Ready offline"),
+  unavailable: () => t("Not kept offline"),
 };
 
 function offlineNote() {
-  const held = `this phone holds ${mib(offline.done)} of the app's ${mib(offline.total)}`;
+  const sizes = { done: mib(offline.done), total: mib(offline.total) };
   switch (offline.phase) {
     case "paused":
-      return `No network: ${held}. The download goes on by itself when the network returns; keep the app open. `
-        + "Until then, look-ups wait for it.";
+      return t("No network: this phone holds {done} of the app's {total}. The download goes on by itself when the network returns; keep the app open. Until then, look-ups wait for it.", sizes);
     case "failed":
-      return `The download of the offline copy stopped (${offline.reason}); ${held}. It tries again at `
-        + `${new Date(offline.retryAt).toLocaleTimeString()}, keeping what it has.`;
+      return t("The download of the offline copy stopped ({reason}); this phone holds {done} of the app's {total}. It tries again at {time}, keeping what it has.",
+        { ...sizes, reason: offline.reason, time: timeOfDay(offline.retryAt) });
     case "unavailable":
-      return `This app cannot be kept for offline use here: ${offline.reason}. It works while the phone is online.`;
+      return t("This app cannot be kept for offline use here: {reason}. It works while the phone is online.", { reason: offline.reason });
     default:
       return null;
   }

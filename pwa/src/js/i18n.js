@@ -1,0 +1,96 @@
+// The app's own words in the language shown (lang.js). The English text is the message id, as
+// in gettext: t("Clock"), t("Table {table}", { table }), and for a count
+// tn("{count} record waiting", "{count} records waiting", count). Each other language has one
+// catalog, i18n/<code>.json: {"language": "de", "messages": {"<English>": "<translation>"}},
+// where a counted message's translation is an object with one text per plural category of
+// that language ({"one": "…", "other": "…"}, chosen by Intl.PluralRules). A message missing
+// from the catalog (or empty there) shows in English. Placeholders are `{name}`, filled from
+// the parameters; numbers are written with Intl.NumberFormat in the language shown.
+// `node build/messages.mjs` lists every message of the sources (only string literals are
+// read, so the first arguments of t and tn must be literals) and checks each catalog.
+import { language } from "./lang.js";
+
+let shown = "en";
+let messages = {};
+let plurals = new Intl.PluralRules("en");
+let numbers = new Intl.NumberFormat("en", { useGrouping: false });
+
+/** The language whose catalog is loaded ("en" when none is). */
+export function messagesLanguage() {
+  return shown;
+}
+
+/** Load the catalog of `code` (default: the language shown) so t and tn answer in it; "en"
+ * needs none. Resolves to the language loaded: English when the catalog cannot be read
+ * (offline and not cached), so the app never waits on it or breaks. */
+export async function loadMessages(code = language()) {
+  let loaded = {};
+  if (code !== "en") {
+    try {
+      const reply = await fetch(`i18n/${code}.json`);
+      if (!reply.ok) throw new Error(`HTTP ${reply.status}`);
+      const catalog = await reply.json();
+      loaded = catalog && typeof catalog.messages === "object" && catalog.messages ? catalog.messages : {};
+    } catch {
+      code = "en";
+    }
+  }
+  messages = loaded;
+  shown = code;
+  plurals = new Intl.PluralRules(code);
+  numbers = new Intl.NumberFormat(code, { useGrouping: false });
+  return code;
+}
+
+function filled(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    const value = params[name];
+    return typeof value === "number" && Number.isFinite(value) ? numbers.format(value) : String(value ?? "");
+  });
+}
+
+/** `value` written with `digits` decimals in the language shown ("1.5" in English, "1,5" in
+ * German). */
+export function decimal(value, digits = 1) {
+  return new Intl.NumberFormat(shown, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+/** `message` (English, with `{name}` placeholders) in the language shown, filled from `params`
+ * ({name: value}; numbers are formatted for the language). */
+export function t(message, params) {
+  const text = messages[message];
+  return filled(typeof text === "string" && text ? text : message, params);
+}
+
+/** A counted message: `one` or `other` (English) by `count`, in the language shown, where the
+ * catalog holds the message (under its `other` text) with one text per plural category. The
+ * placeholder `{count}` is `count`; `params` fill the others. */
+export function tn(one, other, count, params) {
+  const all = { count, ...params };
+  const entry = messages[other];
+  const category = plurals.select(Number(count));
+  if (entry && typeof entry === "object") {
+    const text = entry[category] || entry.other;
+    if (typeof text === "string" && text) return filled(text, all);
+  }
+  return filled(Number(count) === 1 ? one : other, all);
+}
+
+/** Translate the page's fixed words (index.html): the text of each element marked `data-t`
+ * and the attributes each names in `data-t-attrs` ("aria-label title"). The English is kept in
+ * the element's dataset on the first pass, so a later language starts from it. */
+export function translatePage(root = document) {
+  for (const el of root.querySelectorAll("[data-t]")) {
+    el.dataset.tEn ??= el.textContent;
+    el.textContent = t(el.dataset.tEn);
+  }
+  for (const el of root.querySelectorAll("[data-t-attrs]")) {
+    for (const attr of el.dataset.tAttrs.split(/\s+/).filter(Boolean)) {
+      const keep = `tEn${attr.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase())}`;
+      el.dataset[keep] ??= el.getAttribute(attr) ?? "";
+      el.setAttribute(attr, t(el.dataset[keep]));
+    }
+  }
+}
