@@ -7,6 +7,7 @@
 //   node build/messages.mjs --json          the same as JSON (tests read it)
 //   node build/messages.mjs --write de      write or update de.json: every message, translations
 //                                           kept, new ones empty, obsolete ones dropped
+//   --catalogs DIR                          read and write the catalogs in DIR instead
 // Exits 1 when a call's first arguments are not string literals or a translation's
 // placeholders differ from its English.
 import fs from "node:fs";
@@ -15,7 +16,7 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const src = path.join(here, "..", "src");
-const catalogs = path.join(src, "i18n");
+let catalogs = path.join(src, "i18n");
 export const LANGUAGES = ["de", "fr", "it", "es", "pt"];
 
 const LITERAL = String.raw`"(?:[^"\\\n]|\\.)*"`;
@@ -138,6 +139,8 @@ export function writeCatalog(code, sources) {
 }
 
 function main(argv) {
+  const dir = argv.indexOf("--catalogs");
+  if (dir >= 0) catalogs = path.resolve(argv[dir + 1]);
   const { messages, problems } = sourceMessages();
   const write = argv.indexOf("--write");
   if (write >= 0) {

@@ -1,0 +1,70 @@
+"""The app speaks the phone's language (js/lang.js, js/i18n.js): a German phone gets German
+screens and <html lang="de">; a language chosen on the Event screen is kept across a restart
+and overrides the browser's; every text checked here is read from the catalogs, not typed in."""
+
+import json
+
+from .conftest import DIST, PHONE
+
+CATALOGS = DIST / "i18n"
+
+
+def catalog(code: str) -> dict:
+    return json.loads((CATALOGS / f"{code}.json").read_text(encoding="utf-8"))["messages"]
+
+
+def nav_texts(page) -> dict:
+    return {a.get_attribute("data-screen"): a.inner_text().strip()
+            for a in page.locator("#nav a").all()}
+
+
+def test_a_german_phone_gets_german_screens_and_lang_de(browser, static_server):
+    de = catalog("de")
+    ctx = browser.new_context(viewport=PHONE, locale="de-DE")
+    try:
+        page = ctx.new_page()
+        page.goto(static_server.url + "/#/join")
+        page.wait_for_function("document.documentElement.lang === 'de'")
+        page.wait_for_selector("main[data-screen=join] h1")
+        assert page.text_content("main h1") == de["Event"] != "Event"
+        assert nav_texts(page) == {
+            "clock": de["Clock"], "time": de["Time!"], "penalty": de["Penalty"],
+            "history": de["Players"], "review": de["Review"], "join": de["Event"]}
+        assert page.get_attribute("#nav", "aria-label") == de["Screens"]
+        assert page.text_content("#sync") == de["Not joined"]
+        assert page.text_content("label[for=language]") == de["Language"]
+        # the choice follows the browser and names the language that gives
+        assert page.input_value("#language") == "browser"
+        assert page.locator("#language option[value=browser]").text_content() == \
+            de["As the browser ({language})"].replace("{language}", "Deutsch")
+    finally:
+        ctx.close()
+
+
+def test_a_switch_to_spanish_sticks_across_a_restart(browser, static_server):
+    es = catalog("es")
+    ctx = browser.new_context(viewport=PHONE, locale="de-DE")
+    try:
+        page = ctx.new_page()
+        page.goto(static_server.url + "/#/join")
+        page.wait_for_function("document.documentElement.lang === 'de'")
+        page.select_option("#language", "es")
+        page.wait_for_function("document.documentElement.lang === 'es'")
+        page.wait_for_function("(t) => document.querySelector('main h1')?.textContent === t", arg=es["Event"])
+        assert nav_texts(page)["penalty"] == es["Penalty"] != "Penalty"
+        assert page.input_value("#language") == "es"
+        page.close()
+        # a restart: a new page of the same phone (its storage kept), on another screen
+        again = ctx.new_page()
+        again.goto(static_server.url + "/#/join")
+        again.wait_for_selector("main[data-screen=join] h1")
+        assert again.evaluate("document.documentElement.lang") == "es"
+        assert again.text_content("main h1") == es["Event"]
+        assert nav_texts(again)["clock"] == es["Clock"]
+        assert again.input_value("#language") == "es"
+        # back to the browser's language
+        again.select_option("#language", "browser")
+        again.wait_for_function("document.documentElement.lang === 'de'")
+        assert again.text_content("main h1") == catalog("de")["Event"]
+    finally:
+        ctx.close()
