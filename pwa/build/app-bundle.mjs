@@ -9,6 +9,8 @@
 //    only they use go with them, questions-<hash>.js is penalty's and Time!'s);
 //  - js/state.js, js/store.js: small re-exports of the bundle's own modules, so a test or an
 //    integration that imports them gets the running app's instance (the app never loads them);
+//  - js/first-clock.js: the round's time left drawn from a copy in localStorage as the page
+//    opens (with clock.js), before main.js;
 //  - js/engine-worker.js: the worker with idb; the Python runtime (pyodide/) stays apart.
 // The bundled source files and vendor/ are removed from dist afterwards.
 import fs from "node:fs";
@@ -72,6 +74,8 @@ export async function bundleApp(dist) {
       return ui && ui.startsWith("ui/") ? `js/${ui}` : "js/[name]-[hash].js";
     },
   }, { plugins: [facades(js)] });
+  // The first clock (index.html draws it before main.js runs) is one small file of its own.
+  await bundle(dist, path.join(js, "first-clock.js"), { entryFileNames: "js/first-clock.js" });
   // The worker imports the runtime by its URL relative to js/, as in the source.
   const runtime = {
     name: "judge-runtime",
