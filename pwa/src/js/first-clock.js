@@ -1,8 +1,8 @@
 // The round clock's time left, drawn as the page opens, before the app's code and kept data
 // are read: a copy of the round (the one the clock screen last had, with the server-time
 // offset) is kept in localStorage, which reads at once, where the app's data needs
-// IndexedDB. index.html calls drawFirstClock before the app's code loads (the build bundles
-// this module apart, with clock.js, so it is one small file); the clock screen replaces
+// IndexedDB. index.html calls openPage, which draws it and then loads the app's code (the
+// build puts this module, with clock.js, in line into the page); the clock screen replaces
 // what it drew (same look, same clock.js arithmetic) as soon as it is up. Shown only on the
 // clock screen of a judge's phone that has joined an event (or uses a policy on its own):
 // leaving the event, or an event with no round, removes the copy.
@@ -29,6 +29,18 @@ function keptCopy() {
   }
 }
 
+/** Open the page: draw the first clock, then load the app's code (js/main.js). When a clock
+ * was drawn the code loads once that has been painted (the next frame): evaluating the app is
+ * a long task that would otherwise hold the paint back. index.html preloads main.js, so its
+ * download does not wait. */
+export function openPage() {
+  const drew = drawFirstClock();
+  // From the page's address, as this code also runs in line in index.html.
+  const load = () => import(new URL("js/main.js", document.baseURI).href);
+  if (drew) requestAnimationFrame(() => setTimeout(load, 0));
+  else load();
+}
+
 /** Draw the kept round's time left into <main> when the page opens on the clock screen, and
  * tick it until the clock screen replaces it. Returns whether it drew. */
 export function drawFirstClock() {
@@ -39,6 +51,7 @@ export function drawFirstClock() {
   const time = document.createElement("div");
   time.className = "time";
   time.setAttribute("aria-hidden", "true"); // the clock screen's own timer is the one announced
+  time.setAttribute("elementtiming", "round-clock"); // when it is painted (Element Timing)
   const section = document.createElement("section");
   section.className = "clock first-clock";
   section.append(document.createElement("div"), time);
