@@ -36,7 +36,10 @@ function keptCopy() {
 export function openPage() {
   const drew = drawFirstClock();
   // From the page's address, as this code also runs in line in index.html.
-  const load = () => import(new URL("js/main.js", document.baseURI).href);
+  const load = () => import(new URL("js/main.js", document.baseURI).href).catch((err) => {
+    // No code (offline with no copy of it): the page stays as drawn, the first clock ticking.
+    console.warn(`the app's code could not load: ${err.message}`);
+  });
   if (drew) requestAnimationFrame(() => setTimeout(load, 0));
   else load();
 }
