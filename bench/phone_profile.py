@@ -6,7 +6,8 @@
    fetches): seconds from navigation to the status line's "Ready offline", and to Python
    ready. Budget: ready offline in under 40 s.
 2. Restart with the network cut, at 4x CPU slowdown: milliseconds from navigation to the
-   round clock visible and to Python ready (restored from its memory snapshot). Budgets:
+   round clock's digits painted (Element Timing; "drawn" is when they entered the page) and
+   to Python ready (restored from its memory snapshot). Budgets:
    clock under 500 ms, Python under 1300 ms. Two ways of slowing the CPU:
    - "page 4x": CDP Emulation.setCPUThrottlingRate(4). It slows the page's main thread only:
      Chromium refuses it for workers ("only supported for pages"), so Python, in its worker,
@@ -48,6 +49,14 @@ new MutationObserver((_, observer) => {
 """
 MARKS = """() => Object.fromEntries(['clock-visible', 'python-ready', 'ready-offline'].map(
   (name) => [name, performance.getEntriesByName(name)[0]?.startTime ?? null]))"""
+# When the round clock's digits were first painted (Element Timing: the first clock and the
+# clock screen's timer carry elementtiming="round-clock"), ms from navigation.
+PAINTED = """() => new Promise((done) => {
+  new PerformanceObserver((list) => done(Math.min(...list.getEntries()
+    .filter((e) => e.identifier === 'round-clock').map((e) => e.renderTime || e.loadTime))))
+    .observe({type: 'element', buffered: true});
+  setTimeout(() => done(null), 2000);
+})"""
 
 
 class RendererThrottle:
@@ -120,6 +129,7 @@ def first_visits(pw, exe, url, visits):
         page = ctx.new_page()
         page.goto(url + "/#/join", timeout=120_000)
         page.wait_for_selector("#offline[data-phase=ready]", timeout=300_000)
+        page.wait_for_function("() => window.judge")
         page.evaluate("() => window.judge.ready")
         rows.append(page.evaluate(MARKS))
         browser.close()
@@ -145,12 +155,15 @@ def restarts(pw, exe, url, runs, mode):
             if mode == "page 4x":
                 ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
                 page.goto(url + "/#/clock")
+                page.wait_for_function("() => window.judge")
                 page.evaluate("() => window.judge.ready")
             else:
                 with RendererThrottle(profile, 4):
                     page.goto(url + "/#/clock", timeout=60_000)
+                    page.wait_for_function("() => window.judge")
                     page.evaluate("() => window.judge.ready")
             marks = page.evaluate(MARKS)
+            marks["clock-painted"] = page.evaluate(PAINTED)
             marks["from"] = page.evaluate("() => window.judge.state.from")
             rows.append(marks)
             ctx.close()
@@ -199,12 +212,12 @@ def main() -> None:
         print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} | {budget} |")
     print()
     print(f"## Restart with the network cut, 4x CPU slowdown (ms from navigation, median of {args.runs})")
-    print("| CPU slowdown | round clock visible | Python ready | Python started from |")
-    print("|---|---|---|---|")
+    print("| CPU slowdown | round clock painted | (drawn) | Python ready | Python started from |")
+    print("|---|---|---|---|---|")
     for mode, rows in restart.items():
-        print(f"| {mode} | {median(rows, 'clock-visible'):.0f} | {median(rows, 'python-ready'):.0f} | "
-              f"{', '.join(sorted({r['from'] for r in rows}))} |")
-    print(f"| budget | < {BUDGET['clock_ms']} | < {BUDGET['python_ms']} | |")
+        print(f"| {mode} | {median(rows, 'clock-painted'):.0f} | {median(rows, 'clock-visible'):.0f} | "
+              f"{median(rows, 'python-ready'):.0f} | {', '.join(sorted({r['from'] for r in rows}))} |")
+    print(f"| budget | < {BUDGET['clock_ms']} | | < {BUDGET['python_ms']} | |")
 
 
 if __name__ == "__main__":

@@ -176,6 +176,7 @@ def main() -> None:
             page.goto(url + "/#/join")
             page.wait_for_function("() => navigator.serviceWorker.controller !== null",
                                    timeout=120_000)
+            page.wait_for_function("() => window.judge")
             page.evaluate("() => window.judge.ready")
             page.wait_for_selector("#offline[data-phase=ready]")
             first_visit = httpd.bytes_sent
@@ -199,6 +200,7 @@ def main() -> None:
             ctx = launch()
             page = ctx.pages[0] if ctx.pages else ctx.new_page()
             page.goto(url + "/#/clock")
+            page.wait_for_function("() => window.judge")
             page.evaluate("() => window.judge.ready")
             times = page.evaluate("""async ([request, n]) => {
                 const out = [];

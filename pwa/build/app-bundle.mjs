@@ -9,6 +9,8 @@
 //    only they use go with them, questions-<hash>.js is penalty's and Time!'s);
 //  - js/state.js, js/store.js: small re-exports of the bundle's own modules, so a test or an
 //    integration that imports them gets the running app's instance (the app never loads them);
+//  - js/first-clock.js: the round's time left drawn from a copy in localStorage as the page
+//    opens (with clock.js), then main.js loaded; put in line into index.html;
 //  - js/engine-worker.js: the worker with idb; the Python runtime (pyodide/) stays apart.
 // The bundled source files and vendor/ are removed from dist afterwards.
 import fs from "node:fs";
@@ -72,6 +74,16 @@ export async function bundleApp(dist) {
       return ui && ui.startsWith("ui/") ? `js/${ui}` : "js/[name]-[hash].js";
     },
   }, { plugins: [facades(js)] });
+  // The first clock: index.html's module that draws it becomes the bundled code in line (a
+  // plain script, run as the page is read: no request, no wait for the end of the page).
+  const [first] = await bundle(dist, path.join(js, "first-clock.js"),
+    { entryFileNames: "js/first-clock.js", format: "iife", name: "judgeFirstClock", footer: "judgeFirstClock.openPage();" });
+  const html = path.join(dist, "index.html");
+  const source = fs.readFileSync(html, "utf8");
+  const tag = /<script type="module" data-first-clock>[^<]*<\/script>/;
+  if (!tag.test(source)) throw new Error("index.html lacks its data-first-clock script");
+  fs.writeFileSync(html, source.replace(tag, () => `<script>${first.code.trim()}</script>`));
+  fs.rmSync(path.join(tmp, first.fileName));
   // The worker imports the runtime by its URL relative to js/, as in the source.
   const runtime = {
     name: "judge-runtime",

@@ -4,16 +4,25 @@
 import { api } from "./api.js";
 import { app, followEvent } from "./state.js";
 import * as store from "./store.js";
-import { measureOffset, serverNow } from "./servertime.js";
+import { measureOffset, offsetInfo, serverNow } from "./servertime.js";
+import { keepFirstClock } from "./first-clock.js";
 
 export const clockEvents = new EventTarget();
 let timer = null;
 let lastOffset = 0;
 
+/** Keep app.clock on the device for event `slug` (IndexedDB), and its round's copy for the
+ * first clock drawn as the page opens (first-clock.js). */
+async function keepClock(slug) {
+  keepFirstClock(slug, app.clock?.round, offsetInfo().offset_ms);
+  await store.set(`clock:${slug}`, app.clock);
+}
+
 /** Load the kept clock of the current event (null when none). */
 export async function loadClock() {
   const slug = app.session?.event?.slug;
   app.clock = slug ? (await store.get(`clock:${slug}`)) ?? null : null;
+  keepFirstClock(slug, app.clock?.round, offsetInfo().offset_ms);
   return app.clock;
 }
 
@@ -29,7 +38,7 @@ export async function refreshClock(slug = app.session?.event?.slug) {
     const clock = await api(`/api/events/${encodeURIComponent(slug)}/clock`, { timeoutMs: 8000 });
     if (slug === app.session?.event?.slug) {
       app.clock = { ...clock, news_ms: Date.now() };
-      await store.set(`clock:${slug}`, app.clock);
+      await keepClock(slug);
       // The organiser may have moved the event on (e.g. from Swiss rounds to the top cut).
       await followEvent(clock.event);
     }
@@ -82,7 +91,7 @@ export async function startLocalRound(minutes) {
              end_ms: now + minutes * 60000, ended_ms: null },
     tables: [],
   };
-  await store.set(`clock:${app.session.event.slug}`, app.clock);
+  await keepClock(app.session.event.slug);
   clockEvents.dispatchEvent(new Event("change"));
 }
 
@@ -90,6 +99,6 @@ export async function startLocalRound(minutes) {
 export async function endLocalRound() {
   if (!app.clock?.round) return;
   app.clock.round = { ...app.clock.round, state: "ended", ended_ms: serverNow() };
-  await store.set(`clock:${app.session.event.slug}`, app.clock);
+  await keepClock(app.session.event.slug);
   clockEvents.dispatchEvent(new Event("change"));
 }

@@ -2,7 +2,8 @@
 // Messages in: {id, action, payload: JSON text}, where action is one of the engine's actions
 // (shared_rules/worker.py: evaluate, facts_read, history, history_seen, penalty_payload,
 // review); the Python side holds the logic and is tested under CPython.
-// Messages out: {ready: true, ms, from, snapshot_error} once, {snapshot: bytes | null,
+// Messages out: {ready: true, ms, from, phases, snapshot_error} once (phases: ms from the
+// worker's start to each of its marks), {snapshot: bytes | null,
 // snapshot_error} when a snapshot was kept or refused, then {id, result: JSON text} or
 // {id, error: {...}}.
 //
@@ -121,7 +122,9 @@ const started = start();
 
 started.then(
   ({ from, makeSnapshot, snapshotError }) => {
-    self.postMessage({ ready: true, ms: performance.now() - t0, from, snapshot_error: snapshotError });
+    const phases = Object.fromEntries(performance.getEntriesByType("mark")
+      .map((m) => [m.name.replace(/^worker-/, ""), Math.round(m.startTime - t0)]));
+    self.postMessage({ ready: true, ms: performance.now() - t0, from, phases, snapshot_error: snapshotError });
     if (makeSnapshot) setTimeout(() => makeSnapshot().catch(() => {}), 1000);
   },
   (err) => self.postMessage({ ready: false, error: { message: String(err && err.message || err) } }),

@@ -34,9 +34,10 @@ const LAST_START = "judge-engine-start-ms";
 const FIRST_START_MS = 8000;
 // ready, failed (message), ms (start time), from ("fresh" | "snapshot"), started_ms (when the
 // worker was made, performance.now()), expected_ms (how long a start should take here),
-// snapshot_bytes (once kept), snapshot_error (why no snapshot was used or kept)
+// snapshot_bytes (once kept), snapshot_error (why no snapshot was used or kept), phases (the
+// worker's marks: ms from its start to "version", "snapshot-read", "restored", "warm")
 export const engineState = {
-  ready: false, failed: null, ms: null, from: null, started_ms: null,
+  ready: false, failed: null, ms: null, from: null, started_ms: null, phases: null,
   expected_ms: Number(localStorage.getItem(LAST_START)) || FIRST_START_MS,
   snapshot_bytes: null, snapshot_error: null, onchange: null,
 };
@@ -68,7 +69,8 @@ export function startEngine() {
     }
     if ("ready" in data) {
       if (data.ready) {
-        Object.assign(engineState, { ready: true, ms: data.ms, from: data.from, snapshot_error: data.snapshot_error ?? null });
+        Object.assign(engineState, { ready: true, ms: data.ms, from: data.from, phases: data.phases ?? null,
+                                     snapshot_error: data.snapshot_error ?? null });
         localStorage.setItem(LAST_START, String(Math.round(data.ms)));
         performance.mark("python-ready");
         resolveReady(data.ms);

@@ -16,6 +16,7 @@ import { preloadScreen, route, render } from "./router.js";
 import { renderStatus } from "./ui/status.js";
 import { startReviewBadge, updateReviewBadge } from "./ui/review-badge.js";
 import { startLook } from "./theme.js";
+import { keepFirstClock } from "./first-clock.js";
 import { applyLanguage } from "./lang.js";
 import { loadMessages, translatePage } from "./i18n.js";
 
@@ -71,7 +72,10 @@ export async function openSession(session, { stored = false } = {}) {
   app.detail = null;
   app.clock = null;
   renderStatus();
-  if (!app.session) return;
+  if (!app.session) {
+    keepFirstClock(null); // left the event: no clock to show as the page opens
+    return;
+  }
   const slug = app.session.event.slug;
   const [, detail] = await Promise.all([useRuleset(app.session.event.ruleset), store.get(`detail:${slug}`), loadClock()]);
   app.detail = detail ?? null;

@@ -22,7 +22,8 @@ const REASONS = [
 
 export async function render(main) {
   const queries = Object.keys(app.ruleset?.queries || {});
-  const timeEl = h("div", { class: "time", id: "round-left", role: "timer", "aria-live": "off" }, "–:––");
+  const timeEl = h("div", { class: "time", id: "round-left", role: "timer", "aria-live": "off",
+                            elementtiming: "round-clock" }, "–:––");
   const labelEl = h("div", { class: "label", id: "round-label" }, "No round running");
   const endsEl = h("p", { class: "muted", id: "round-ends" });
   const spoken = h("p", { class: "small muted", "aria-live": "polite", id: "round-spoken" });

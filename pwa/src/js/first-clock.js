@@ -1,0 +1,82 @@
+// The round clock's time left, drawn as the page opens, before the app's code and kept data
+// are read: a copy of the round (the one the clock screen last had, with the server-time
+// offset) is kept in localStorage, which reads at once, where the app's data needs
+// IndexedDB. index.html calls openPage, which draws it and then loads the app's code (the
+// build puts this module, with clock.js, in line into the page); the clock screen replaces
+// what it drew (same look, same clock.js arithmetic) as soon as it is up. Shown only on the
+// clock screen of a judge's phone that has joined an event (or uses a policy on its own):
+// leaving the event, or an event with no round, removes the copy.
+import { clockFace, roundLeft } from "./clock.js";
+
+const KEY = "judge-first-clock";
+
+/** Keep the copy: `slug` (the event), `round` (app.clock.round, or null to drop the copy) and
+ * `offsetMs` (servertime's offset to the server clock, ms). Never throws (storage blocked or
+ * full: the page simply opens without it). */
+export function keepFirstClock(slug, round, offsetMs) {
+  try {
+    if (!slug || !round) localStorage.removeItem(KEY);
+    else localStorage.setItem(KEY, JSON.stringify({ slug, round, offset_ms: Number(offsetMs) || 0 }));
+  } catch { /* storage blocked or full */ }
+}
+
+function keptCopy() {
+  try {
+    const copy = JSON.parse(localStorage.getItem(KEY) || "null");
+    return copy && typeof copy.slug === "string" && copy.round && typeof copy.round === "object" ? copy : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Open the page: draw the first clock, then load the app's code (js/main.js). When a clock
+ * was drawn the code loads once that has been painted (the next frame): evaluating the app is
+ * a long task that would otherwise hold the paint back. index.html preloads main.js, so its
+ * download does not wait. */
+export function openPage() {
+  const drew = drawFirstClock();
+  // From the page's address, as this code also runs in line in index.html.
+  const load = () => import(new URL("js/main.js", document.baseURI).href).catch((err) => {
+    // No code (offline with no copy of it): the page stays as drawn, the first clock ticking.
+    console.warn(`the app's code could not load: ${err.message}`);
+  });
+  if (drew) requestAnimationFrame(() => setTimeout(load, 0));
+  else load();
+}
+
+/** Draw the kept round's time left into <main> when the page opens on the clock screen, and
+ * tick it until the clock screen replaces it. Returns whether it drew. */
+export function drawFirstClock() {
+  const screen = location.hash.replace(/^#\/?/, "").split("/")[0];
+  const main = document.getElementById("main");
+  const copy = screen === "" || screen === "clock" ? keptCopy() : null;
+  if (!copy || !main) return false;
+  const time = document.createElement("div");
+  time.className = "time";
+  time.setAttribute("aria-hidden", "true"); // the clock screen's own timer is the one announced
+  time.setAttribute("elementtiming", "round-clock"); // when it is painted (Element Timing)
+  const section = document.createElement("section");
+  section.className = "clock first-clock";
+  section.append(document.createElement("div"), time);
+  section.firstChild.className = "label";
+  section.firstChild.textContent = "\u00a0";
+  function tick() {
+    let left;
+    try {
+      left = roundLeft(copy.round, Date.now() + copy.offset_ms);
+    } catch {
+      return false;
+    }
+    const face = clockFace(left);
+    if (time.textContent !== face.time) time.textContent = face.time;
+    time.classList.toggle("over", Boolean(left && left.remaining_ms < 0));
+    section.classList.toggle("paused", face.phase === "paused");
+    section.classList.toggle("over", face.phase === "over");
+    return true;
+  }
+  if (!tick()) return false;
+  main.replaceChildren(section);
+  performance.mark("clock-visible");
+  const timer = setInterval(() => { if (!section.isConnected) clearInterval(timer); else tick(); }, 250);
+  return true;
+}
