@@ -1,5 +1,7 @@
 // Calls to the organiser server (same origin). Errors are thrown as ApiError with the
 // server's {"error": {"code", "message", "field"}} shape, or code "network" when unreachable.
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, code, message, field = null) {
     super(message);
@@ -23,7 +25,7 @@ export async function api(path, { body, token, timeoutMs = 15000 } = {}) {
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
-    throw new ApiError(0, "network", "The server cannot be reached.");
+    throw new ApiError(0, "network", t("The server cannot be reached."));
   }
   let data = null;
   try { data = await res.json(); } catch { data = null; }

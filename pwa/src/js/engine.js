@@ -19,6 +19,7 @@
 // which runs the same engine (engine-server.js); the phone's engine answers from then on.
 import { askServer, serverAnswers } from "./engine-server.js";
 import { language } from "./lang.js";
+import { t } from "./i18n.js";
 
 let worker = null;
 let nextId = 1;
@@ -88,7 +89,7 @@ export function startEngine() {
     else call.resolve(data.result);
   };
   worker.onerror = (ev) => {
-    engineState.failed = ev.message || "the engine worker failed to start";
+    engineState.failed = ev.message || t("the engine worker failed to start");
     rejectReady(new Error(engineState.failed));
     changed();
   };

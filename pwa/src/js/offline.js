@@ -10,18 +10,27 @@
 //   "paused" (no network) | "failed" (retrying at retryAt) | "ready" | "unavailable" (no
 //   service worker here: an http:// address that is not this machine, or an old browser)
 // offline.done, offline.total: bytes on the wire (the Brotli copies' sizes) of the files held
-//   and of all; offline.reason: why the download stopped; a "change" event on every change.
+//   and of all; offline.reason: why the download stopped, in the language shown (set as a
+//   function of the app's words, or as the text of a browser's or service worker's error);
+//   a "change" event on every change.
 
-import { decimal } from "./i18n.js";
+import { decimal, t } from "./i18n.js";
 
 const CHECK_EVERY_MS = 1000;
 const RETRY_MS = [5000, 10000, 20000, 40000, 60000];
 const REVISION_PARAM = "__WB_REVISION__";
 const LIST = "precache.json";
 
-export const offline = Object.assign(new EventTarget(), {
-  phase: "off", done: 0, total: null, reason: null, retryAt: null,
+export const offline = Object.assign(new EventTarget(), { phase: "off", done: 0, total: null });
+// The reason is read in the language shown at the time (a change of language draws the status
+// line again): set it to () => t("…") for the app's own words.
+let reasonSaid = null;
+Object.defineProperty(offline, "reason", {
+  enumerable: true,
+  get: () => (typeof reasonSaid === "function" ? reasonSaid() : reasonSaid),
+  set: (value) => { reasonSaid = value; },
 });
+offline.retryAt = null;
 
 let list = null;          // precache.json: {cache, files: [{url, revision, bytes, wire}]}
 const inFlight = new Map(); // absolute URL -> bytes received so far (service worker messages)
@@ -100,7 +109,8 @@ function unavailable(reason) {
  * storage turned off) will not change its mind; anything else is the network. */
 function registerFailed(err) {
   if (["SecurityError", "NotSupportedError"].includes(err?.name)) {
-    unavailable(`this browser refuses it here (${err.message || err.name}); a private window does`);
+    const error = err.message || err.name;
+    unavailable(() => t("this browser refuses it here ({error}); a private window does", { error }));
   } else stopped(String(err?.message || err));
 }
 
@@ -108,7 +118,7 @@ function registerFailed(err) {
 function stopped(reason) {
   clearTimeout(retryTimer);
   if (!navigator.onLine) {
-    set({ phase: "paused", reason: "no network", retryAt: null });
+    set({ phase: "paused", reason: () => t("no network"), retryAt: null });
     return;
   }
   const wait = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
@@ -123,7 +133,7 @@ function follow(reg) {
   const watch = (worker) => {
     if (!worker) return;
     worker.addEventListener("statechange", () => {
-      if (worker.state === "redundant" && !reg.active) stopped(offline.reason || "the download stopped");
+      if (worker.state === "redundant" && !reg.active) stopped(reasonSaid || (() => t("the download stopped")));
       else checkSoon();
     });
   };
@@ -165,7 +175,8 @@ function onMessage({ data }) {
 export async function startOffline({ onControlled, onUnavailable, onUpdate }) {
   engineWithoutCopy = onUnavailable;
   if (!("serviceWorker" in navigator) || !window.isSecureContext) {
-    unavailable("browsers keep apps offline only from https:// addresses; ask the organiser for the https:// one");
+    unavailable(() =>
+      t("browsers keep apps offline only from https:// addresses; ask the organiser for the https:// one"));
     return;
   }
   set({ phase: "checking" });
@@ -178,7 +189,9 @@ export async function startOffline({ onControlled, onUnavailable, onUpdate }) {
     if (offline.phase !== "ready") retry();
   });
   window.addEventListener("offline", () => {
-    if (offline.phase === "downloading" || offline.phase === "checking") set({ phase: "paused", reason: "no network" });
+    if (offline.phase === "downloading" || offline.phase === "checking") {
+      set({ phase: "paused", reason: () => t("no network") });
+    }
   });
   setInterval(() => { if (offline.phase !== "ready") checkSoon(); }, CHECK_EVERY_MS);
 
@@ -212,5 +225,5 @@ export async function startOffline({ onControlled, onUnavailable, onUpdate }) {
 
 /** "1.2 MiB" (bytes shown to people; "?" while unknown). */
 export function mib(bytes) {
-  return bytes == null ? "? MiB" : `${decimal(bytes / 1048576)} MiB`;
+  return bytes == null ? t("? MiB") : t("{size} MiB", { size: decimal(bytes / 1048576) });
 }

@@ -3,6 +3,7 @@
 import * as store from "./store.js";
 import { recordAdded, resetCursor } from "./sync.js";
 import { serverNow } from "./servertime.js";
+import { t } from "./i18n.js";
 
 export const app = {
   session: null,   // {token, device_id, role, judge_name, event: {slug, name, ruleset, level, stage, games_per_match, round_minutes}} or {standalone: true, ...}
@@ -110,7 +111,7 @@ export function currentTables() {
 
 /** Display name of a penalty id or a list of ids, from the ruleset texts. */
 export function penaltyName(p) {
-  if (p == null) return "No penalty";
+  if (p == null) return t("No penalty");
   if (Array.isArray(p)) return p.map(penaltyName).join(" + ");
   const found = (app.ruleset?.penalties || []).find((x) => x.id === p);
   return found ? found.name : p;

@@ -8,6 +8,7 @@ import { app } from "../state.js";
 import { serverNow } from "../servertime.js";
 import { callsState, closeCall, readsCalls, reasonLabel, takeCall } from "../calls.js";
 import { showAlert } from "./alerts.js";
+import { t } from "../i18n.js";
 
 let closedHere = null; // the call this phone closed last: {call, ruling}
 let closing = null;    // id of the call whose close form is open
@@ -16,7 +17,7 @@ const SHOWN = 3;       // calls listed before "Show all": many calls must not pu
 
 function age(ms) {
   const s = Math.max(0, Math.floor((serverNow() - ms) / 1000));
-  return s < 60 ? `${s} s ago` : `${Math.floor(s / 60)} min ago`;
+  return s < 60 ? t("{seconds} s ago", { seconds: s }) : t("{minutes} min ago", { minutes: Math.floor(s / 60) });
 }
 
 function callItem(c) {
@@ -25,17 +26,18 @@ function callItem(c) {
   const ruling = h("textarea", { id: `call-ruling-${c.id}`, maxlength: "2000", rows: "2" });
   return h("li", { "data-call": c.id, "data-status": c.status, "data-escalated": String(Boolean(c.escalated)) },
     h("div", { class: "info" },
-      h("strong", {}, `Table ${c.table}`), reason ? ` · ${reason}` : "",
+      h("strong", {}, t("Table {table}", { table: c.table })), reason ? ` · ${reason}` : "",
       h("div", { class: "small muted" },
         h("span", { class: "call-age", "data-created": c.created_ms }, age(c.created_ms)),
-        c.status === "taken" ? ` · ${mine ? "you are on your way" : `${c.taken_by} is on the way`}` : " · nobody on the way yet",
-        c.escalated ? " · waiting too long: head judge alerted" : "")),
-    c.status === "open" ? h("button", { type: "button", class: "call-take", onclick: (ev) => take(c, ev.currentTarget) }, "On my way") : null,
-    mine && closing !== c.id ? h("button", { type: "button", class: "secondary call-close", onclick: () => { closing = c.id; draw(); } }, "Close") : null,
+        ` · ${c.status !== "taken" ? t("nobody on the way yet") : mine ? t("you are on your way")
+          : t("{judge} is on the way", { judge: c.taken_by })}`,
+        c.escalated ? ` · ${t("waiting too long: head judge alerted")}` : "")),
+    c.status === "open" ? h("button", { type: "button", class: "call-take", onclick: (ev) => take(c, ev.currentTarget) }, t("On my way")) : null,
+    mine && closing !== c.id ? h("button", { type: "button", class: "secondary call-close", onclick: () => { closing = c.id; draw(); } }, t("Close")) : null,
     mine && closing === c.id ? h("form", { class: "call-close-form", onsubmit: (ev) => { ev.preventDefault(); close(c, ruling.value.trim(), ev.target); } },
-      h("label", { for: ruling.id }, "Ruling given (optional)"), ruling,
-      h("div", { class: "row" }, h("button", { type: "submit", class: "call-close-done" }, "Close the call"),
-        h("button", { type: "button", class: "secondary", onclick: () => { closing = null; draw(); } }, "Cancel"))) : null);
+      h("label", { for: ruling.id }, t("Ruling given (optional)")), ruling,
+      h("div", { class: "row" }, h("button", { type: "submit", class: "call-close-done" }, t("Close the call")),
+        h("button", { type: "button", class: "secondary", onclick: () => { closing = null; draw(); } }, t("Cancel")))) : null);
 }
 
 const note = () => document.getElementById("calls-note");
@@ -46,7 +48,8 @@ async function take(c, btn) {
     await takeCall(c.id);
     note().textContent = "";
   } catch (err) {
-    note().textContent = err.status === 409 ? "Another judge took this call." : `Not taken: ${err.message}`;
+    note().textContent = err.status === 409 ? t("Another judge took this call.")
+      : t("Not taken: {error}", { error: err.message });
   }
 }
 
@@ -59,14 +62,15 @@ async function close(c, ruling, form) {
     draw();
   } catch (err) {
     for (const b of form.querySelectorAll("button")) b.disabled = false;
-    note().textContent = `Not closed: ${err.message}`;
+    note().textContent = t("Not closed: {error}", { error: err.message });
   }
 }
 
 function closedItem() {
   const { call, ruling } = closedHere;
   return h("div", { id: "call-closed", class: "row" },
-    h("span", {}, `Table ${call.table}: call closed${ruling ? " with a ruling" : ""}.`),
+    h("span", {}, ruling ? t("Table {table}: call closed with a ruling.", { table: call.table })
+      : t("Table {table}: call closed.", { table: call.table })),
     ruling ? h("button", { type: "button", id: "call-appeal", class: "secondary", onclick: async () => {
       const c = closedHere.call;
       closedHere = null;
@@ -75,8 +79,8 @@ function closedItem() {
       const { openAppeal } = await import("./appeal.js");
       openAppeal({ table: c.table, round: app.clock?.round?.number ?? null, player: null, ruling,
                      ruledBy: app.session.judge_name, call: c.id, penalty: null });
-    } }, "Player appeals") : null,
-    h("button", { type: "button", class: "secondary", onclick: () => { closedHere = null; draw(); } }, "Done"));
+    } }, t("Player appeals")) : null,
+    h("button", { type: "button", class: "secondary", onclick: () => { closedHere = null; draw(); } }, t("Done")));
 }
 
 /** Draw the panel (hidden when there is nothing to show or the role reads no calls). */
@@ -92,10 +96,11 @@ export function draw() {
   const mine = (c) => c.status === "taken" && c.taken_by === app.session.judge_name;
   const ordered = [...calls.filter(mine), ...calls.filter((c) => !mine(c))];
   const shown = showAll ? ordered : ordered.slice(0, SHOWN);
-  fill(el, h("h2", { id: "calls-h" }, open ? `Judge calls: ${open} waiting` : "Judge calls"),
+  fill(el, h("h2", { id: "calls-h" }, open ? t("Judge calls: {count} waiting", { count: open }) : t("Judge calls")),
     calls.length ? h("ul", { class: "call-list", "aria-labelledby": "calls-h" }, shown.map(callItem)) : null,
     calls.length > SHOWN ? h("button", { type: "button", class: "secondary", id: "calls-more", "aria-expanded": String(showAll),
-      onclick: () => { showAll = !showAll; draw(); } }, showAll ? "Show fewer calls" : `Show all ${calls.length} calls`) : null,
+      onclick: () => { showAll = !showAll; draw(); } },
+      showAll ? t("Show fewer calls") : t("Show all {count} calls", { count: calls.length })) : null,
     closedHere ? closedItem() : null,
     h("p", { class: "small bad-text", id: "calls-note", "aria-live": "polite" }));
 }
@@ -111,18 +116,20 @@ export function startCallsPanel() {
   callsState.addEventListener("new", (ev) => {
     const c = ev.detail;
     const reason = reasonLabel(c.reason);
-    showAlert(`Judge call at table ${c.table}${reason ? `: ${reason}` : ""}.`,
-      { system: { title: "Judge call", tag: "judge-calls" } }); // one notification, replaced by the next call
+    showAlert(reason ? t("Judge call at table {table}: {reason}.", { table: c.table, reason })
+      : t("Judge call at table {table}.", { table: c.table }),
+    { system: { title: t("Judge call"), tag: "judge-calls" } }); // one notification, replaced by the next call
   });
   callsState.addEventListener("escalated", (ev) => {
     if (app.session?.role !== "head_judge") return;
     const c = ev.detail;
-    showAlert(`Nobody has taken the call at table ${c.table} yet.`, { system: { title: "Judge call waiting", tag: "judge-calls-waiting" } });
+    showAlert(t("Nobody has taken the call at table {table} yet.", { table: c.table }),
+      { system: { title: t("Judge call waiting"), tag: "judge-calls-waiting" } });
   });
   setInterval(() => {
     for (const span of document.querySelectorAll("#calls .call-age")) {
-      const t = age(Number(span.dataset.created));
-      if (span.textContent !== t) span.textContent = t;
+      const text = age(Number(span.dataset.created));
+      if (span.textContent !== text) span.textContent = text;
     }
   }, 5000);
 }

@@ -8,6 +8,7 @@ import * as store from "../store.js";
 import { syncNow, syncState } from "../sync.js";
 import { alertSettings } from "./alert-settings.js";
 import { lookSettings } from "./look-settings.js";
+import { t, tn } from "../i18n.js";
 
 /** Why this phone may not leave its event yet (records still to send), or null. Records are
  * sent with this event's device token, so leaving before they reach the server would lose them. */
@@ -17,10 +18,23 @@ async function leaveBlocked() {
   await syncNow();
   const waiting = (await store.outbox()).filter((r) => r.event === s.event.slug).length;
   if (!waiting) return null;
-  const what = waiting === 1 ? "1 record is" : `${waiting} records are`;
   return syncState.revoked
-    ? `${what} still waiting to sync, and the event no longer accepts this phone. Ask the organiser, then join this event again; the records stay on this phone.`
-    : `${what} still waiting to sync. Connect to the event's network first, then leave.`;
+    ? tn("{count} record is still waiting to sync, and the event no longer accepts this phone. Ask the organiser, then join this event again; the records stay on this phone.",
+      "{count} records are still waiting to sync, and the event no longer accepts this phone. Ask the organiser, then join this event again; the records stay on this phone.",
+      waiting)
+    : tn("{count} record is still waiting to sync. Connect to the event's network first, then leave.",
+      "{count} records are still waiting to sync. Connect to the event's network first, then leave.", waiting);
+}
+
+/** The words of a device's role (its id when it is none the app knows). */
+function roleName(role) {
+  switch (role) {
+    case "floor_judge": return t("floor judge");
+    case "head_judge": return t("head judge");
+    case "scorekeeper": return t("scorekeeper");
+    case "organiser": return t("organiser");
+    default: return (role || "").replace("_", " ");
+  }
 }
 
 export async function render(main, [codeArg]) {
@@ -34,7 +48,7 @@ export async function render(main, [codeArg]) {
 
   async function join(ev) {
     ev.preventDefault();
-    status.textContent = "Joining…";
+    status.textContent = t("Joining…");
     // Joining another event would drop this one's token; a fresh join of the same event
     // (after the phone was revoked) is allowed.
     const blocked = app.session && !app.session.standalone && !syncState.revoked ? await leaveBlocked() : null;
@@ -52,25 +66,26 @@ export async function render(main, [codeArg]) {
                           judge_name: judge.value.trim(), event: reply.event });
       location.hash = "#/clock";
     } catch (err) {
-      status.textContent = err.status === 404 ? "No event has that join code." :
-        err.status === 429 ? "Too many tries. Wait a minute and try again." : `Could not join: ${err.message}`;
+      status.textContent = err.status === 404 ? t("No event has that join code.") :
+        err.status === 429 ? t("Too many tries. Wait a minute and try again.")
+        : t("Could not join: {error}", { error: err.message });
     }
   }
 
-  const scan = "BarcodeDetector" in window ? h("button", { type: "button", class: "secondary", onclick: () => scanCode(code, status) }, "Scan the QR code") : null;
+  const scan = "BarcodeDetector" in window ? h("button", { type: "button", class: "secondary", onclick: () => scanCode(code, status) }, t("Scan the QR code")) : null;
 
   const rulesetSel = h("select", { id: "standalone-ruleset" },
     app.rulesets.map((r) => h("option", { value: r.id }, r.title)));
   const levelSel = h("select", { id: "standalone-level" });
-  const levelLabel = h("label", { for: "standalone-level" }, "Level");
+  const levelLabel = h("label", { for: "standalone-level" }, t("Level"));
   // The stages every policy shares, named in queries.json.
   const stage = (await appJSON("rules/queries.json").catch(() => null))?.event?.stage;
   const stageSel = h("select", { id: "standalone-stage" },
     (stage?.values || ["swiss"]).map((v) => h("option", { value: v }, stage?.names?.[v] || v)));
   const fillLevels = () => {
     const r = app.rulesets.find((x) => x.id === rulesetSel.value);
-    levelLabel.textContent = r?.level_label || "Level";
-    levelSel.replaceChildren(...(r?.levels.length ? r.levels : [{ id: "", name: "No levels in this policy" }])
+    levelLabel.textContent = r?.level_label || t("Level");
+    levelSel.replaceChildren(...(r?.levels.length ? r.levels : [{ id: "", name: t("No levels in this policy") }])
       .map((l) => h("option", { value: l.id }, l.name)));
   };
   rulesetSel.addEventListener("change", fillLevels);
@@ -82,7 +97,7 @@ export async function render(main, [codeArg]) {
     ev.preventDefault();
     // Standalone use drops the event's token like leaving does: not while records wait.
     if (app.session && !app.session.standalone) {
-      soloStatus.textContent = "Checking for records still to send…";
+      soloStatus.textContent = t("Checking for records still to send…");
       const blocked = await leaveBlocked();
       if (blocked) { soloStatus.textContent = blocked; return; }
       soloStatus.textContent = "";
@@ -98,46 +113,50 @@ export async function render(main, [codeArg]) {
   }
 
   const current = app.session ? h("div", { class: "card" },
-    h("h2", {}, "Current event"),
+    h("h2", {}, t("Current event")),
     h("p", {}, app.session.event.name || app.session.event.slug),
-    app.session.standalone ? h("p", { class: "muted" }, "Standalone: records stay on this phone.")
-      : h("p", { class: "muted" }, `Joined as ${app.session.judge_name} (${(app.session.role || "").replace("_", " ")}).`),
-    app.session.standalone ? null : h("p", {}, h("a", { href: `#/event/${app.session.event.slug}` }, "Players' page for this event")),
+    app.session.standalone ? h("p", { class: "muted" }, t("Standalone: records stay on this phone."))
+      : h("p", { class: "muted" }, t("Joined as {judge} ({role}).",
+        { judge: app.session.judge_name, role: roleName(app.session.role) })),
+    app.session.standalone ? null : h("p", {}, h("a", { href: `#/event/${app.session.event.slug}` }, t("Players' page for this event"))),
     h("button", { type: "button", class: "secondary", id: "leave-btn", onclick: async () => {
-      leaveStatus.textContent = "Checking for records still to send…";
+      leaveStatus.textContent = t("Checking for records still to send…");
       const blocked = await leaveBlocked();
       if (blocked) { leaveStatus.textContent = blocked; return; }
       const refused = app.session.standalone ? 0 : (await eventRecords()).all.filter((r) => r.sync === "rejected").length;
       // records the server refused exist only on this phone: leaving deletes them, so ask once
-      if (refused && !confirm(`${refused === 1 ? "1 record the server refused is" : `${refused} records the server refused are`} kept only on this phone (the Sync screen lists them, with why). Leaving deletes ${refused === 1 ? "it" : "them"}. Leave anyway?`)) {
-        leaveStatus.textContent = "Still in this event: the refused records are on the Sync screen.";
+      if (refused && !confirm(tn(
+        "{count} record the server refused is kept only on this phone (the Sync screen lists them, with why). Leaving deletes it. Leave anyway?",
+        "{count} records the server refused are kept only on this phone (the Sync screen lists them, with why). Leaving deletes them. Leave anyway?",
+        refused))) {
+        leaveStatus.textContent = t("Still in this event: the refused records are on the Sync screen.");
         return;
       }
       await openSession(null);
       location.hash = "#/join";
       redraw();
-    } }, "Leave this event"),
+    } }, t("Leave this event")),
     leaveStatus,
   ) : null;
 
   append(main,
-    h("h1", {}, "Event"),
+    h("h1", {}, t("Event")),
     current,
     app.session ? alertSettings() : null,
     lookSettings(),
     h("form", { onsubmit: join, "aria-labelledby": "join-h" },
-      h("h2", { id: "join-h" }, "Join an event"),
-      h("label", { for: "join-code" }, "Join code"), code,
-      h("label", { for: "judge-name" }, "Your name (judge)"), judge,
-      h("label", { for: "device-name" }, "This device"), device,
-      h("div", { class: "row", style: "margin-top:0.8rem" }, h("button", { type: "submit", id: "join-btn" }, "Join"), scan),
+      h("h2", { id: "join-h" }, t("Join an event")),
+      h("label", { for: "join-code" }, t("Join code")), code,
+      h("label", { for: "judge-name" }, t("Your name (judge)")), judge,
+      h("label", { for: "device-name" }, t("This device")), device,
+      h("div", { class: "row", style: "margin-top:0.8rem" }, h("button", { type: "submit", id: "join-btn" }, t("Join")), scan),
       status),
     h("form", { onsubmit: standalone, "aria-labelledby": "solo-h" },
-      h("h2", { id: "solo-h" }, "Use a policy without a server"),
-      h("label", { for: "standalone-ruleset" }, "Policy"), rulesetSel,
+      h("h2", { id: "solo-h" }, t("Use a policy without a server")),
+      h("label", { for: "standalone-ruleset" }, t("Policy")), rulesetSel,
       levelLabel, levelSel,
-      h("label", { for: "standalone-stage" }, "Stage"), stageSel,
-      h("div", { style: "margin-top:0.8rem" }, h("button", { type: "submit", id: "standalone-btn", class: "secondary" }, "Use this policy")), soloStatus),
+      h("label", { for: "standalone-stage" }, t("Stage")), stageSel,
+      h("div", { style: "margin-top:0.8rem" }, h("button", { type: "submit", id: "standalone-btn", class: "secondary" }, t("Use this policy"))), soloStatus),
   );
 }
 
@@ -145,7 +164,7 @@ async function scanCode(input, status) {
   let stream;
   try {
     stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
-    const video = h("video", { playsinline: true, muted: true, "aria-label": "Camera" });
+    const video = h("video", { playsinline: true, muted: true, "aria-label": t("Camera") });
     video.srcObject = stream;
     status.replaceChildren(video);
     await video.play();
@@ -156,15 +175,15 @@ async function scanCode(input, status) {
         const text = codes[0].rawValue;
         const m = text.match(/#\/join\/([^/?#]+)/);
         input.value = m ? decodeURIComponent(m[1]) : text.trim();
-        status.textContent = "Code read.";
+        status.textContent = t("Code read.");
         return;
       }
       await new Promise((r) => setTimeout(r, 200));
     }
-    status.textContent = "No code found. Type it instead.";
+    status.textContent = t("No code found. Type it instead.");
   } catch {
-    status.textContent = "The camera is not available. Type the code instead.";
+    status.textContent = t("The camera is not available. Type the code instead.");
   } finally {
-    stream?.getTracks().forEach((t) => t.stop());
+    stream?.getTracks().forEach((track) => track.stop());
   }
 }

@@ -5,9 +5,35 @@ import { app, eventRecords, penaltyName, playerName } from "../state.js";
 import * as store from "../store.js";
 import { syncNow, syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
+import { t } from "../i18n.js";
 
-const TYPE_NAMES = { penalty: "Penalty", time_extension: "Time extension", match_result: "Match result",
-                     time_call: "Time call", approval: "Approval", resolution: "Kept as issued", void: "Void" };
+/** The name of a record's type (the type itself when the app does not know it). */
+function typeName(type) {
+  switch (type) {
+    case "penalty": return t("Penalty");
+    case "time_extension": return t("Time extension");
+    case "match_result": return t("Match result");
+    case "time_call": return t("Time call");
+    case "approval": return t("Approval");
+    case "resolution": return t("Kept as issued");
+    case "void": return t("Void");
+    default: return type;
+  }
+}
+
+/** "of <the type> <what it says>": the record an approval, resolution or void names. */
+function ofRecord(type, record) {
+  switch (type) {
+    case "penalty": return t("of penalty {record}", { record });
+    case "time_extension": return t("of time extension {record}", { record });
+    case "match_result": return t("of match result {record}", { record });
+    case "time_call": return t("of time call {record}", { record });
+    case "approval": return t("of approval {record}", { record });
+    case "resolution": return t("of kept as issued {record}", { record });
+    case "void": return t("of void {record}", { record });
+    default: return t("of {type} {record}", { type: String(type).toLowerCase(), record });
+  }
+}
 
 export async function render(main) {
   const { all } = await eventRecords();
@@ -20,24 +46,25 @@ export async function render(main) {
   for (const r of others) bySlug.set(r.event, [...(bySlug.get(r.event) || []), r]);
   const elsewhere = await Promise.all([...bySlug].map(async ([slug, recs]) =>
     [(await store.get(`event_name:${slug}`)) || slug, slug, recs]));
-  const line = (r) => h("li", { "data-record": r.id }, h("strong", {}, TYPE_NAMES[r.type] || r.type),
+  const line = (r) => h("li", { "data-record": r.id }, h("strong", {}, typeName(r.type)),
     describe(r, byId).map((part) => ` · ${part}`),
-    r.reason ? h("div", { class: "bad-text" }, "Server's reason: ", r.reason) : null);
+    r.reason ? h("div", { class: "bad-text" }, t("Server's reason: {reason}", { reason: r.reason })) : null);
   append(main,
-    h("h1", {}, "Sync"),
-    app.session.standalone ? h("p", {}, "Standalone use: records stay on this phone.") : h("div", {},
-      h("p", {}, syncState.last_ok_ms ? `Last successful sync at ${timeOfDay(syncState.last_ok_ms)}.` : "Not synced yet."),
-      syncState.error ? h("p", { class: "bad-text" }, `Last try: ${syncState.error}`) : null,
-      h("button", { type: "button", id: "sync-now", onclick: async () => { await syncNow(); location.reload(); } }, "Sync now")),
-    h("h2", {}, `Waiting to send (${waiting.length})`),
-    waiting.length ? h("ul", { id: "sync-waiting" }, waiting.map(line)) : h("p", { class: "muted" }, "Nothing waiting."),
+    h("h1", {}, t("Sync")),
+    app.session.standalone ? h("p", {}, t("Standalone use: records stay on this phone.")) : h("div", {},
+      h("p", {}, syncState.last_ok_ms ? t("Last successful sync at {time}.", { time: timeOfDay(syncState.last_ok_ms) })
+        : t("Not synced yet.")),
+      syncState.error ? h("p", { class: "bad-text" }, t("Last try: {error}", { error: syncState.error })) : null,
+      h("button", { type: "button", id: "sync-now", onclick: async () => { await syncNow(); location.reload(); } }, t("Sync now"))),
+    h("h2", {}, t("Waiting to send ({count})", { count: waiting.length })),
+    waiting.length ? h("ul", { id: "sync-waiting" }, waiting.map(line)) : h("p", { class: "muted" }, t("Nothing waiting.")),
     elsewhere.map(([name, slug, recs]) => h("section", { "data-waiting-event": slug },
-      h("h2", {}, `Waiting for event ${name} (${recs.length})`),
-      h("p", { class: "muted" }, "Not sent: they go to that event when this phone joins it again."),
-      h("ul", {}, recs.map((r) => h("li", { "data-record": r.id }, h("strong", {}, TYPE_NAMES[r.type] || r.type),
+      h("h2", {}, t("Waiting for event {event} ({count})", { event: name, count: recs.length })),
+      h("p", { class: "muted" }, t("Not sent: they go to that event when this phone joins it again.")),
+      h("ul", {}, recs.map((r) => h("li", { "data-record": r.id }, h("strong", {}, typeName(r.type)),
         describe(r, new Map()).map((part) => ` · ${part}`)))))),
-    h("h2", {}, `Rejected by the server (${rejected.length})`),
-    rejected.length ? h("ul", { id: "sync-rejected" }, rejected.map(line)) : h("p", { class: "muted" }, "None."),
+    h("h2", {}, t("Rejected by the server ({count})", { count: rejected.length })),
+    rejected.length ? h("ul", { id: "sync-rejected" }, rejected.map(line)) : h("p", { class: "muted" }, t("None.")),
   );
 }
 
@@ -52,21 +79,20 @@ function describe(r, byId) {
     const inf = (app.ruleset?.infractions || []).find((i) => i.id === p.infraction);
     // A penalty left open waits for the head judge: never "No penalty".
     parts.push(inf ? inf.name : p.infraction,
-      p.penalty == null && p.head_judge ? "penalty for the head judge to decide" : penaltyName(p.penalty));
+      p.penalty == null && p.head_judge ? t("penalty for the head judge to decide") : penaltyName(p.penalty));
   }
-  if (r.type === "time_extension") parts.push(`+${p.minutes} min`);
+  if (r.type === "time_extension") parts.push(t("+{minutes} min", { minutes: p.minutes }));
   if (r.type === "time_call" || r.type === "match_result") {
-    if (p.result) parts.push(p.result === "draw" ? "draw" : `player ${p.result} wins`);
+    if (p.result) parts.push(p.result === "draw" ? t("draw") : t("player {player} wins", { player: p.result }));
   }
   if (r.type === "approval" || r.type === "resolution" || r.type === "void") {
     const target = byId.get(p.record);
-    parts.push(target ? `of ${(TYPE_NAMES[target.type] || target.type).toLowerCase()} ${describe(target, byId).join(", ")}`
-      : "of a record not on this phone");
-    if (r.type === "approval") parts.push(p.approved ? "approve" : "refuse");
-    if (p.reason) parts.push(`reason: ${p.reason}`);
+    parts.push(target ? ofRecord(target.type, describe(target, byId).join(", ")) : t("of a record not on this phone"));
+    if (r.type === "approval") parts.push(p.approved ? t("approve") : t("refuse"));
+    if (p.reason) parts.push(t("reason: {reason}", { reason: p.reason }));
   }
-  if (p.table != null) parts.push(`table ${p.table}`);
-  if (p.round != null) parts.push(`round ${p.round}`);
+  if (p.table != null) parts.push(t("table {table}", { table: p.table }));
+  if (p.round != null) parts.push(t("round {round}", { round: p.round }));
   parts.push(timeOfDay(r.created_ms));
   return parts;
 }

@@ -6,12 +6,17 @@ import { h, fill } from "../dom.js";
 import { api } from "../api.js";
 import { appJSON } from "../state.js";
 import { tableProblem } from "../checks.js";
+import { t } from "../i18n.js";
 
-const STATUS_TEXT = {
-  open: "A judge has been called. Stay at the table.",
-  taken: "A judge is on the way.",
-  closed: "The call is closed.",
-};
+/** What the table's call state says ("" for a state the app does not know). */
+function statusText(status) {
+  switch (status) {
+    case "open": return t("A judge has been called. Stay at the table.");
+    case "taken": return t("A judge is on the way.");
+    case "closed": return t("The call is closed.");
+    default: return "";
+  }
+}
 
 /** The table number from the route: a whole number 1..LIMITS.table, else null. */
 export function tableNumber(text) {
@@ -23,10 +28,10 @@ export function tableNumber(text) {
 export function tableCall(slug, table) {
   const base = `/api/events/${encodeURIComponent(slug)}/calls`;
   const policyEl = h("div", { id: "call-policy" });
-  const reasonSel = h("select", { id: "call-reason" }, h("option", { value: "" }, "No reason given"));
+  const reasonSel = h("select", { id: "call-reason" }, h("option", { value: "" }, t("No reason given")));
   const callerSel = h("select", { id: "call-caller" });
-  const callerLabel = h("label", { for: "call-caller", hidden: true }, "Who is calling");
-  const button = h("button", { type: "submit", id: "call-btn", class: "big" }, "Call a judge");
+  const callerLabel = h("label", { for: "call-caller", hidden: true }, t("Who is calling"));
+  const button = h("button", { type: "submit", id: "call-btn", class: "big" }, t("Call a judge"));
   const statusEl = h("p", { id: "call-status", class: "state", "aria-live": "assertive" });
   const errorEl = h("p", { id: "call-error", class: "bad-text", "aria-live": "polite" });
   let policy = null;
@@ -39,10 +44,10 @@ export function tableCall(slug, table) {
 
   function draw() {
     const active = current && current.status !== "closed";
-    statusEl.textContent = current ? STATUS_TEXT[current.status] ?? "" : "";
+    statusEl.textContent = current ? statusText(current.status) : "";
     statusEl.dataset.status = current?.status ?? "";
     button.disabled = sending || active || !allowed(callerSel.value || "player");
-    button.textContent = active ? "Judge called" : "Call a judge";
+    button.textContent = active ? t("Judge called") : t("Call a judge");
   }
 
   async function loadPolicy() {
@@ -51,19 +56,20 @@ export function tableCall(slug, table) {
       [policy, names] = await Promise.all([api(`${base}/policy`, { timeoutMs: 8000 }),
         appJSON("rules/queries.json").then((q) => q.queries?.judge_call?.facts?.caller?.names ?? {}, () => ({}))]);
     } catch {
-      fill(policyEl, h("p", { class: "muted" }, "Who may call a judge could not be read; you may still try."));
+      fill(policyEl, h("p", { class: "muted" }, t("Who may call a judge could not be read; you may still try.")));
       return;
     }
-    fill(reasonSel, h("option", { value: "" }, "No reason given"),
+    fill(reasonSel, h("option", { value: "" }, t("No reason given")),
       policy.reasons.map((r) => h("option", { value: r.id }, r.label)));
     // The choice of caller is offered only where the policy treats them differently.
     const differs = new Set(policy.callers.map((c) => c.allowed)).size > 1;
     callerLabel.hidden = callerSel.hidden = !differs;
     const name = (caller) => names[caller] ?? caller;
     fill(callerSel, policy.callers.map((c) => h("option", { value: c.caller }, name(c.caller))));
-    fill(policyEl, h("h3", {}, "Who may call a judge"),
+    fill(policyEl, h("h3", {}, t("Who may call a judge")),
       h("ul", { class: "readout" }, policy.callers.map((c) => h("li", { "data-caller": c.caller, "data-allowed": String(c.allowed) },
-        `${name(c.caller)}: ${c.allowed ? "may call" : "may not call"}. ${c.explain}`,
+        c.allowed ? t("{caller}: may call. {explain}", { caller: name(c.caller), explain: c.explain })
+          : t("{caller}: may not call. {explain}", { caller: name(c.caller), explain: c.explain }),
         c.source ? h("span", { class: "source" }, ` (${c.source})`) : null))));
     draw();
   }
@@ -89,7 +95,7 @@ export function tableCall(slug, table) {
       current = { id: made.id, status: made.status };
     } catch (err) {
       errorEl.textContent = err.code === "network"
-        ? "The call did not reach the judges (no network). Raise your hand and call a judge."
+        ? t("The call did not reach the judges (no network). Raise your hand and call a judge.")
         : err.message;
     } finally {
       sending = false;
@@ -98,9 +104,9 @@ export function tableCall(slug, table) {
   }
 
   const el = h("section", { id: "table-call", "aria-labelledby": "call-h" },
-    h("h2", { id: "call-h" }, `Table ${table}`),
+    h("h2", { id: "call-h" }, t("Table {table}", { table })),
     h("form", { onsubmit: call },
-      h("label", { for: "call-reason" }, "Why (optional)"), reasonSel,
+      h("label", { for: "call-reason" }, t("Why (optional)")), reasonSel,
       callerLabel, callerSel,
       h("div", { style: "margin-top:0.7rem" }, button)),
     statusEl, errorEl, policyEl);
