@@ -4,7 +4,9 @@
 // No login; shows nothing personal. The clock follows the push stream, polling when it is down.
 import { append, h, fill } from "../dom.js";
 import { api } from "../api.js";
-import { appJSON } from "../state.js";
+import { appJSON, rulesFile } from "../state.js";
+import { language } from "../lang.js";
+import { ruleItems } from "./rule-text.js";
 import * as store from "../store.js";
 import { measureOffset, serverNow } from "../servertime.js";
 import { clockFace, roundLeft, staleText, timeOfDay } from "../clock.js";
@@ -45,7 +47,7 @@ export async function render(main, [slug, sub, tableArg]) {
   async function drawRules() {
     if (!clock?.event || rulesFor === clock.event.ruleset) return;
     rulesFor = clock.event.ruleset;
-    const ruleset = await appJSON(`rules/${clock.event.ruleset}.json`).catch(() => null);
+    const ruleset = await appJSON(rulesFile(clock.event.ruleset)).catch(() => null);
     if (!ruleset) return;
     const level = (ruleset.levels || []).find((l) => l.id === clock.event.level);
     // The rule data marks the topics meant for players (the clock, what happens at time).
@@ -73,11 +75,12 @@ export async function render(main, [slug, sub, tableArg]) {
     for (const k of ["level", "stage", "games_per_match", "round_minutes"]) {
       if (clock.event[k] != null) ctx[k] = clock.event[k];
     }
-    const key = `public-time:${slug}`;
+    const lang = language();
+    const key = `public-time:${slug}:${lang}`;
     let answer = null;
     try {
       answer = await api(`/api/rulesets/${encodeURIComponent(clock.event.ruleset)}/evaluate`,
-        { body: { query: "time_call", event: ctx, facts: {} }, timeoutMs: 8000 });
+        { body: { query: "time_call", event: ctx, facts: {}, language: lang }, timeoutMs: 8000 });
       await store.set(key, answer);
     } catch {
       answer = (await store.get(key)) ?? null;
@@ -86,7 +89,7 @@ export async function render(main, [slug, sub, tableArg]) {
     fill(el, h("div", { class: "card decision" },
       answer.turns_after_current != null ? h("p", { class: "big-penalty" }, tn("{count} more turn after the current one",
         "{count} more turns after the current one", answer.turns_after_current)) : null,
-      h("ul", { class: "readout" }, answer.explain.map((line) => h("li", {}, line)))));
+      h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain"))));
   }
 
   function tick() {
