@@ -9,6 +9,7 @@
 // the platform's path separator, each laid out like the package: rulesets/<id>.json), as the
 // engine finds them; in the app they all sit in the engine zip's shared_rules/rulesets/.
 // Usage: npm run build   (node build.mjs [--out DIR])
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -53,6 +54,16 @@ function walk(dir, base = dir) {
     else files.push(path.relative(base, full).split(path.sep).join("/"));
   }
   return files.sort();
+}
+
+// The languages other than English the app's rule texts come in (shared_rules/translations.py).
+const APP_LANGUAGES = ["de", "fr", "it", "es", "pt"];
+
+/** The Python that runs the engine's CLI: $PYTHON, else the project's virtualenv, else python3. */
+function python() {
+  if (process.env.PYTHON) return process.env.PYTHON;
+  const venv = path.join(root, ".venv", "bin", "python");
+  return fs.existsSync(venv) ? venv : "python3";
 }
 
 function readJSON(file) {
@@ -120,21 +131,27 @@ async function build() {
   // Rule texts for the screen (names, summaries, topics); answers still come from Python.
   const rulesDir = path.join(dist, "rules");
   fs.mkdirSync(rulesDir, { recursive: true });
-  const index = [];
-  for (const [id, file] of Object.entries(rulesets)) {
-    const data = readJSON(file);
-    fs.copyFileSync(file, path.join(rulesDir, `${id}.json`));
-    index.push({
-      id: data.id, title: data.title, version: data.document?.version ?? null,
-      level_label: data.level_label ?? null,
-      levels: (data.levels ?? []).map((l) => ({ id: l.id, name: l.name })),
-      best_of: data.best_of ?? null,
-      defaults: data.defaults ?? {},
-      queries: Object.keys(data.queries ?? {}),
-    });
-  }
-  fs.writeFileSync(path.join(rulesDir, "index.json"), JSON.stringify(index));
+  const entryOf = (data) => ({
+    id: data.id, title: data.title, version: data.document?.version ?? null,
+    level_label: data.level_label ?? null,
+    levels: (data.levels ?? []).map((l) => ({ id: l.id, name: l.name })),
+    best_of: data.best_of ?? null,
+    defaults: data.defaults ?? {},
+    queries: Object.keys(data.queries ?? {}),
+  });
+  for (const [id, file] of Object.entries(rulesets)) fs.copyFileSync(file, path.join(rulesDir, `${id}.json`));
+  fs.writeFileSync(path.join(rulesDir, "index.json"),
+    JSON.stringify(Object.values(rulesets).map((file) => entryOf(readJSON(file)))));
   fs.copyFileSync(path.join(rulesPkg, "queries.json"), path.join(rulesDir, "queries.json"));
+  // The same in each other language (<name>.<language>.json, index.<language>.json), translated
+  // by the engine's own code (python -m shared_rules texts: standard library only, so any
+  // Python 3 runs it), for a language chosen or switched offline.
+  execFileSync(python(), ["-m", "shared_rules", "texts", "--out", rulesDir],
+    { cwd: root, env: { ...process.env, PYTHONPATH: root }, stdio: ["ignore", "inherit", "inherit"] });
+  for (const language of APP_LANGUAGES) {
+    fs.writeFileSync(path.join(rulesDir, `index.${language}.json`), JSON.stringify(
+      Object.keys(rulesets).map((id) => entryOf(readJSON(path.join(rulesDir, `${id}.${language}.json`))))));
+  }
 
 
   // The build's version: a hash of every file the service worker will precache. A memory

@@ -15,6 +15,10 @@
   text with its current English, translations kept). ``check`` prints the same summary and
   fails on a translation whose placeholders differ from its English.
 
+- ``texts --out DIR``: write each ruleset and queries.json translated into each language other
+  than English, as ``DIR/<name>.<language>.json`` (the app's screens read them: infraction
+  names, levels, questions); a text with no current translation is its English.
+
 Bad input prints ``error: <message>`` on stderr and exits 2 (no traceback).
 """
 
@@ -130,6 +134,19 @@ def _translations(args) -> int:
     return 0
 
 
+def _texts(args) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in _translatable():
+        for language in translations.LANGUAGES:
+            if language == translations.ENGLISH:
+                continue
+            text = translations.strip(translations.translated(data, name, language))
+            (out / f"{name}.{language}.json").write_text(
+                json.dumps(text, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    return 0
+
+
 def _fmt(args) -> int:
     files = [Path(f) for f in args.files] or [
         *library.ruleset_files().values(), *library.case_files(), library.PACKAGE / "queries.json"]
@@ -159,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("--write", metavar="LANGUAGE", help="write or update this language's files")
     tr.add_argument("names", nargs="*", help="rulesets (or queries); default: all")
     tr.set_defaults(run=_translations)
+    tx = commands.add_parser("texts", help="write every ruleset and queries.json translated, one file per language")
+    tx.add_argument("--out", metavar="DIR", required=True)
+    tx.set_defaults(run=_texts)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -133,3 +133,20 @@ def test_the_rulesets_list_names_levels_in_the_language_asked():
     assert [lv["id"] for lv in german["levels"]] == [lv["id"] for lv in english["levels"]]
     assert german["language"] == "de" and german["english"] == []
     assert german["levels"][0]["name"] == "Tier 1 (lokal)" != english["levels"][0]["name"]
+
+
+def test_texts_writes_every_ruleset_and_the_shared_words_in_each_language(tmp_path):
+    assert main(["texts", "--out", str(tmp_path)]) == 0
+    names = [translations.SHARED, *library.ruleset_ids()]
+    others = [lang for lang in translations.LANGUAGES if lang != translations.ENGLISH]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.{lang}.json" for n in names for lang in others)
+    german = json.loads((tmp_path / "yugioh.de.json").read_text(encoding="utf-8"))
+    lines = translations.lines("yugioh", "de")
+    assert german["title"] == lines["title"]["text"] != library.load_ruleset("yugioh")["title"]
+    first = library.load_ruleset("yugioh")["infractions"][0]
+    assert german["infractions"][0]["name"] == lines[f"infractions[{first['id']}].name"]["text"]
+    # data stays data: ids, expressions and sources are the English file's
+    assert german["infractions"][0]["id"] == first["id"]
+    assert german["infractions"][0].get("source") == first.get("source")
+    for path in tmp_path.iterdir():
+        assert translations.MARK not in path.read_text(encoding="utf-8"), path.name

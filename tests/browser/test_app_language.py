@@ -5,6 +5,7 @@ and overrides the browser's; every text checked here is read from the catalogs, 
 import json
 
 from .conftest import DIST, PHONE
+from .helpers import standalone
 
 CATALOGS = DIST / "i18n"
 
@@ -66,5 +67,22 @@ def test_a_switch_to_spanish_sticks_across_a_restart(browser, static_server):
         again.select_option("#language", "browser")
         again.wait_for_function("document.documentElement.lang === 'de'")
         assert again.text_content("main h1") == catalog("de")["Event"]
+    finally:
+        ctx.close()
+
+
+def test_a_german_phone_lists_the_policy_s_infractions_in_german(browser, static_server):
+    from shared_rules import library, translations
+
+    lines = translations.lines("yugioh", "de")
+    ctx = browser.new_context(viewport=PHONE, locale="de-DE")
+    try:
+        page = ctx.new_page()
+        standalone(page, static_server.url, "yugioh", "tier2")
+        for infraction in library.load_ruleset("yugioh")["infractions"][:5]:
+            german = lines[f"infractions[{infraction['id']}].name"]["text"]
+            button = page.locator(f"[data-infraction={infraction['id']}]")
+            assert german in button.inner_text(), (german, button.inner_text())
+            assert infraction["name"] not in button.inner_text()
     finally:
         ctx.close()

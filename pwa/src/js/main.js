@@ -2,7 +2,7 @@
 // worker, the Python worker and the network, none of which the screen waits for.
 import { engineState, ready, startEngine } from "./engine.js";
 import { offline, startOffline } from "./offline.js";
-import { app, appJSON, followEvent, saveSession, useRuleset } from "./state.js";
+import { app, appJSON, followEvent, rulesFile, saveSession, useRuleset } from "./state.js";
 import * as store from "./store.js";
 import { loadOffset } from "./servertime.js";
 import { clockNews, keepFresh, loadClock, refreshClock, stopPolling } from "./clockdata.js";
@@ -120,7 +120,10 @@ async function showLanguage() {
 }
 
 window.addEventListener("judge-language", async () => {
-  await showLanguage();
+  // the rule texts in the new language too (rules/<name>.<language>.json)
+  const [, rulesets] = await Promise.all([showLanguage(), appJSON(rulesFile("index")).catch(() => app.rulesets),
+    app.session ? useRuleset(app.session.event.ruleset) : null]);
+  app.rulesets = rulesets;
   renderStatus();
   drawCalls();
   render();
@@ -142,9 +145,9 @@ async function boot() {
   const publicPage = location.hash.startsWith("#/event/");
   preloadScreen();
   // The query words every judge's screen reads, fetched while the session is read.
-  if (!publicPage) appJSON("rules/queries.json").catch(() => {});
+  if (!publicPage) appJSON(rulesFile("queries")).catch(() => {});
   const kept = Promise.all([
-    loadOffset(), appJSON("rules/index.json").catch(() => []), publicPage ? null : store.get("session"),
+    loadOffset(), appJSON(rulesFile("index")).catch(() => []), publicPage ? null : store.get("session"),
     showLanguage()]);
   // A page the service worker controls has the Python runtime in the offline copy: Python's
   // worker, started by index.html as the page opened (on another core, while the page loads

@@ -4,13 +4,14 @@ import * as store from "./store.js";
 import { recordAdded, resetCursor } from "./sync.js";
 import { serverNow } from "./servertime.js";
 import { t } from "./i18n.js";
+import { language as chosenLanguage } from "./lang.js";
 
 export const app = {
   session: null,   // {token, device_id, role, judge_name, event: {slug, name, ruleset, level, stage, games_per_match, round_minutes}} or {standalone: true, ...}
   detail: null,    // GET /api/events/<slug>: players, rounds, me
-  ruleset: null,   // the ruleset JSON (texts only are read here)
+  ruleset: null,   // the ruleset JSON in the language shown (texts only are read here)
   queries: null,   // queries.json: what every ruleset shares (event settings, each query's shape and words)
-  rulesets: [],    // rules/index.json
+  rulesets: [],    // rules/index.json: each ruleset's title, levels and queries
 };
 
 const jsonCache = new Map();
@@ -25,9 +26,17 @@ export async function appJSON(path) {
   return jsonCache.get(path);
 }
 
-/** Load the rule texts of a ruleset and the query vocabulary. */
+/** The app's file of rule data `name` (a ruleset id, "queries" or "index") in the language
+ * shown: rules/<name>.json in English, rules/<name>.<language>.json otherwise (the build
+ * writes them with the engine's translations; an untranslated text is its English). */
+export function rulesFile(name) {
+  const language = chosenLanguage();
+  return language === "en" ? `rules/${name}.json` : `rules/${name}.${language}.json`;
+}
+
+/** Load the rule texts of a ruleset and the query vocabulary, in the language shown. */
 export async function useRuleset(id) {
-  [app.ruleset, app.queries] = await Promise.all([appJSON(`rules/${id}.json`), appJSON("rules/queries.json")]);
+  [app.ruleset, app.queries] = await Promise.all([appJSON(rulesFile(id)), appJSON(rulesFile("queries"))]);
   return app.ruleset;
 }
 
