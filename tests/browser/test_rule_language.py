@@ -1,6 +1,6 @@
 """Rule texts in the phone's language: a German-speaking phone reads the Yu-Gi-Oh! rule lines
 in German, and a line whose English changed since it was translated is shown in English,
-marked "(English)" with lang="en" (shared_rules/translations.py, ui/rule-text.js)."""
+marked "(English)" (in the app's language) with lang="en" (shared_rules/translations.py, ui/rule-text.js)."""
 
 import io
 import json
@@ -50,8 +50,10 @@ def test_a_german_phone_reads_german_rule_lines_and_a_changed_english_line_marke
         assert "Strafe: Verwarnung." in texts
         marked = page.locator("ul.readout li[lang=en]")
         assert marked.count() == 1
-        assert marked.text_content() == f"{english_line} (English)"
-        assert marked.locator(".english-mark").text_content() == "(English)"
+        # the mark is the app's own word, in the language shown
+        mark = json.loads((DIST / "i18n" / "de.json").read_text(encoding="utf-8"))["messages"]["(English)"]
+        assert mark and marked.text_content() == f"{english_line} {mark}"
+        assert marked.locator(".english-mark").text_content() == mark
         # the German lines carry no mark and no lang of their own
         assert page.locator("ul.readout li:not([lang])").count() == len(texts) - 1
         assert page.locator("ul.readout .english-mark").count() == 1

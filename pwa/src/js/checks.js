@@ -2,6 +2,7 @@
 // is made, so that a record is never refused later for a value typed here (a refused record
 // stays only on this phone). The server's own checks are server/records.py and
 // server/fields.py; tests/server/test_app_checks.py keeps these numbers equal to its.
+import { t, tn } from "./i18n.js";
 
 export const LIMITS = Object.freeze({
   table: 9999, // table numbers run from 1 to this
@@ -21,19 +22,22 @@ const CONTROL_ONE_LINE = /[\u0000-\u001F\u007F-\u009F]/;
  *  after a label ("Notes: too long: 2001 characters, at most 2000.").
  *  `multiline`: line breaks and tabs allowed (notes); otherwise one line (a name). */
 export function textProblem(text, max = LIMITS.notes, multiline = true) {
-  if (LONE_SURROGATE.test(text)) return "contains a broken character (half of a pair): type it again";
-  if (text.includes("\u0000")) return "contains a NUL character, which cannot be recorded";
-  if ((multiline ? CONTROL : CONTROL_ONE_LINE).test(text)) return "contains a control character, which cannot be recorded";
-  if (text.length > max) return `too long: ${text.length} characters, at most ${max}`;
+  if (LONE_SURROGATE.test(text)) return t("contains a broken character (half of a pair): type it again");
+  if (text.includes("\u0000")) return t("contains a NUL character, which cannot be recorded");
+  if ((multiline ? CONTROL : CONTROL_ONE_LINE).test(text)) return t("contains a control character, which cannot be recorded");
+  if (text.length > max) {
+    return tn("too long: {count} character, at most {max}", "too long: {count} characters, at most {max}", text.length,
+      { max });
+  }
   return null;
 }
 
 /** Why `value` (a number, a field's text, or null/"" for none) is not a table number, or null. */
 export function tableProblem(value, required = false) {
-  if (value == null || value === "") return required ? "a table number is needed" : null;
+  if (value == null || value === "") return required ? t("a table number is needed") : null;
   // typed text must be digits only: Number() would read "1e3" as 1000 and " 0x1f" as 31
   const n = typeof value === "string" ? (/^\s*\d+\s*$/.test(value) ? Number(value) : NaN) : Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > LIMITS.table) return `must be a whole number from 1 to ${LIMITS.table}`;
+  if (!Number.isInteger(n) || n < 1 || n > LIMITS.table) return t("must be a whole number from 1 to {max}", { max: LIMITS.table });
   return null;
 }
 
@@ -42,13 +46,20 @@ export function tableProblem(value, required = false) {
  * unless set). Digits only, with one decimal point where fractions are allowed (a comma
  * counts as one): Number() would read "1e9" as a billion, "" as 0 and " 0x1f" as 31. */
 export function numberProblem(text, { minimum = 0, whole = false } = {}) {
-  const t = String(text ?? "").trim();
-  const what = `${whole ? "a whole number" : "a number"} of ${minimum} or more`;
-  if (!t) return `${what} is needed`;
-  if (!(whole ? /^\d+$/ : /^\d+([.,]\d+)?$/).test(t)) return `must be ${what}, in digits`;
-  const n = typedNumber(t);
-  if (!Number.isSafeInteger(Math.floor(n))) return `too large: ${t}`;
-  if (n < minimum) return `must be ${what}`;
+  const typed = String(text ?? "").trim();
+  const at = { minimum };
+  if (!typed) {
+    return whole ? t("a whole number of {minimum} or more is needed", at) : t("a number of {minimum} or more is needed", at);
+  }
+  if (!(whole ? /^\d+$/ : /^\d+([.,]\d+)?$/).test(typed)) {
+    return whole ? t("must be a whole number of {minimum} or more, in digits", at)
+      : t("must be a number of {minimum} or more, in digits", at);
+  }
+  const n = typedNumber(typed);
+  if (!Number.isSafeInteger(Math.floor(n))) return t("too large: {typed}", { typed });
+  if (n < minimum) {
+    return whole ? t("must be a whole number of {minimum} or more", at) : t("must be a number of {minimum} or more", at);
+  }
   return null;
 }
 

@@ -1,5 +1,6 @@
 // Round clock arithmetic from absolute server times (epoch ms): the time left is always
 // end - serverNow(), never a count of ticks, so it survives reloads, sleep and lost network.
+import { t } from "./i18n.js";
 
 /** Time left on the round in milliseconds (negative once over), and its state.
  * `round` is the server's clock.round object; `now` is the server clock in epoch ms.
@@ -53,18 +54,24 @@ export const STALE_NEWS_MS = 90000;
 /** What a clock shows for `left` (roundLeft's answer): {time, state, phase} where phase is
  * "running", "paused", "over" (round time is up: time has been called) or "ended". */
 export function clockFace(left) {
-  if (!left) return { time: "–:––", state: "No round running", phase: "none" };
-  if (left.state === "ended") return { time: "0:00", state: "Round ended", phase: "ended" };
+  if (!left) return { time: "–:––", state: t("No round running"), phase: "none" };
+  if (left.state === "ended") return { time: "0:00", state: t("Round ended"), phase: "ended" };
   if (left.remaining_ms <= 0) {
-    return { time: "0:00", state: `Time has been called (${formatLeft(left.remaining_ms).slice(1)} ago)`, phase: "over" };
+    return { time: "0:00", state: t("Time has been called ({ago} ago)", { ago: formatLeft(left.remaining_ms).slice(1) }),
+             phase: "over" };
   }
-  if (left.state === "paused") return { time: formatLeft(left.remaining_ms), state: "Paused: the clock is stopped", phase: "paused" };
-  return { time: formatLeft(left.remaining_ms), state: "time left", phase: "running" };
+  if (left.state === "paused") {
+    return { time: formatLeft(left.remaining_ms), state: t("Paused: the clock is stopped"), phase: "paused" };
+  }
+  return { time: formatLeft(left.remaining_ms), state: t("time left"), phase: "running" };
 }
 
 /** "last clock news 3 min ago" once `ageMs` passes STALE_NEWS_MS, else "". */
 export function staleText(ageMs) {
   if (ageMs == null || ageMs < STALE_NEWS_MS) return "";
   const min = Math.floor(ageMs / 60000);
-  return `No news from the server: last clock news ${min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`} ago; a pause may have been missed.`;
+  return min < 60
+    ? t("No news from the server: last clock news {minutes} min ago; a pause may have been missed.", { minutes: min })
+    : t("No news from the server: last clock news {hours} h {minutes} min ago; a pause may have been missed.",
+      { hours: Math.floor(min / 60), minutes: min % 60 });
 }

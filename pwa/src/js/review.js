@@ -12,6 +12,7 @@ import { addRecord, app, eventContext, eventRecords, penaltyName, recordEvents }
 import { recordPenalty } from "./penalty-record.js";
 import { syncState } from "./sync.js";
 import { factName, humanize, sentence } from "./ui/questions.js";
+import { t } from "./i18n.js";
 
 const changes = new EventTarget();
 let cached = null; // {slug, list: Promise of {items, records}}
@@ -84,13 +85,15 @@ export async function reviewList() {
 /** "Recorded Warning; with every judge's records the policy gives Match Loss", in the
  * ruleset's names (or what the policy still needs to know to decide). */
 export function flagText(item) {
-  const recorded = `Recorded ${penaltyName(item.penalty)}`;
+  const recorded = penaltyName(item.penalty);
   if (item.needs?.length) {
     const facts = app.ruleset?.queries?.penalty?.facts || {};
     const asked = item.needs.map((path) => sentence(facts[factName(path)]?.summary || humanize(path)));
-    return `${recorded}; with every judge's records the policy needs more to decide: ${asked.join("; ")}`;
+    return t("Recorded {penalty}; with every judge's records the policy needs more to decide: {facts}",
+      { penalty: recorded, facts: asked.join("; ") });
   }
-  return `${recorded}; with every judge's records the policy gives ${penaltyName(item.expected)}`;
+  return t("Recorded {penalty}; with every judge's records the policy gives {expected}",
+    { penalty: recorded, expected: penaltyName(item.expected) });
 }
 
 /** The head judge approves or refuses a penalty waiting for them. */
@@ -133,7 +136,7 @@ export async function issueInstead(item) {
   const { all } = await eventRecords();
   const { answer, payload } = await replacement(all, item.record, app.session.event.ruleset, eventContext());
   if (JSON.stringify(answer.penalty) !== JSON.stringify(item.expected)) {
-    throw new Error("The policy's answer is not the one shown any more (the records changed): look at the list again.");
+    throw new Error(t("The policy's answer is not the one shown any more (the records changed): look at the list again."));
   }
   const record = await recordPenalty(payload, answer);
   await addRecord("void", { record: item.record,

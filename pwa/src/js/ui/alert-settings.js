@@ -2,13 +2,16 @@
 // judge), and the sound of alerts on or off (kept on the device).
 import { h, fill } from "../dom.js";
 import { askNotifications, notificationPermission, setSound, soundOn, tone } from "./alerts.js";
+import { t } from "../i18n.js";
 
-const PERMISSION_TEXT = {
-  granted: "System notifications are allowed: new calls and time alerts show even when the app is in the background.",
-  denied: "System notifications are blocked for this app; allow them in the browser's site settings.",
-  default: "System notifications are not allowed yet.",
-  unsupported: "This browser has no system notifications; alerts show in the app, with sound and vibration.",
-};
+function permissionText(permission) {
+  return {
+    granted: t("System notifications are allowed: new calls and time alerts show even when the app is in the background."),
+    denied: t("System notifications are blocked for this app; allow them in the browser's site settings."),
+    default: t("System notifications are not allowed yet."),
+    unsupported: t("This browser has no system notifications; alerts show in the app, with sound and vibration."),
+  }[permission];
+}
 
 /** The "Alerts" section: a fieldset with its controls. */
 export function alertSettings() {
@@ -16,7 +19,7 @@ export function alertSettings() {
   const allow = h("button", { type: "button", id: "notify-allow", class: "secondary", onclick: async () => {
     await askNotifications();
     draw();
-  } }, "Allow notifications");
+  } }, t("Allow notifications"));
   const sound = h("input", { type: "checkbox", id: "alert-sound", checked: soundOn(), onchange: async (ev) => {
     await setSound(ev.currentTarget.checked);
     if (ev.currentTarget.checked) tone();
@@ -24,10 +27,10 @@ export function alertSettings() {
   function draw() {
     const p = notificationPermission();
     allow.hidden = p !== "default";
-    fill(said, PERMISSION_TEXT[p]);
+    fill(said, permissionText(p));
   }
   draw();
-  return h("fieldset", { id: "alert-settings" }, h("legend", {}, "Alerts"),
-    h("div", { class: "choice" }, sound, h("label", { for: "alert-sound" }, "Sound for calls and time alerts")),
+  return h("fieldset", { id: "alert-settings" }, h("legend", {}, t("Alerts")),
+    h("div", { class: "choice" }, sound, h("label", { for: "alert-sound" }, t("Sound for calls and time alerts"))),
     allow, said);
 }

@@ -7,6 +7,7 @@ import { app } from "../state.js";
 import * as store from "../store.js";
 import { roundLeft } from "../clock.js";
 import { serverNow } from "../servertime.js";
+import { t, tn } from "../i18n.js";
 
 const SOUND_KEY = "alert_sound";    // false: the judge silenced alerts
 const MINUTES_KEY = "alerts";       // the minutes before time an alert fires
@@ -133,8 +134,9 @@ export function checkTimeAlerts() {
   const now = left && (left.state === "paused" || left.state === "running")
     ? { round: `${app.session?.event?.slug}:${round.number}`, state: left.state } : null;
   if (now && last && now.round === last.round && now.state !== last.state) {
-    showAlert(now.state === "paused" ? `Round ${round.number} is paused: the clock is stopped.` : `Round ${round.number} runs again.`,
-      { system: { title: "Round clock", tag: `pause-${round.number}` } });
+    showAlert(now.state === "paused" ? t("Round {round} is paused: the clock is stopped.", { round: round.number })
+      : t("Round {round} runs again.", { round: round.number }),
+    { system: { title: t("Round clock"), tag: `pause-${round.number}` } });
   }
   last = now;
   if (!left || left.state !== "running") return;
@@ -142,8 +144,9 @@ export function checkTimeAlerts() {
     const key = `${app.session?.event?.slug}:${round.number}:${m}`;
     if (left.remaining_ms <= m * 60000 && left.remaining_ms > m * 60000 - 30000 && !fired.has(key)) {
       fired.add(key);
-      const text = m === 0 ? `Time! Round ${round.number} is over.` : `${m} minute${m === 1 ? "" : "s"} left in round ${round.number}.`;
-      showAlert(text, { system: { title: "Round clock", tag: `time-${round.number}` } });
+      const text = m === 0 ? t("Time! Round {round} is over.", { round: round.number })
+        : tn("{count} minute left in round {round}.", "{count} minutes left in round {round}.", m, { round: round.number });
+      showAlert(text, { system: { title: t("Round clock"), tag: `time-${round.number}` } });
     }
     if (left.remaining_ms > m * 60000) fired.delete(key);
   }

@@ -6,6 +6,7 @@
 import { h } from "../dom.js";
 import { LIMITS, tableProblem, textProblem } from "../checks.js";
 import { addRecord, app, currentTables, infractionName, penaltyName, playerName } from "../state.js";
+import { t } from "../i18n.js";
 
 // The organiser's server refuses a ruling longer than this, and a judge's name longer than this.
 
@@ -19,14 +20,14 @@ export function openAppeal({ table = null, round = null, player = null, ruling =
   return new Promise((resolve) => {
     const players = app.detail?.players || [];
     const playerIn = players.length
-      ? h("select", { id: "appeal-player", required: true }, h("option", { value: "" }, "Pick a player"),
+      ? h("select", { id: "appeal-player", required: true }, h("option", { value: "" }, t("Pick a player")),
         players.map((p) => h("option", { value: p.id, selected: String(p.id) === String(player) }, p.name)))
       : h("input", { id: "appeal-player", autocomplete: "off", required: true, value: player == null ? "" : playerName(player) });
     const tableIn = h("input", { id: "appeal-table", type: "number", min: "1", max: String(LIMITS.table), inputmode: "numeric",
       value: table ?? "" });
     playerIn.addEventListener("change", () => {
-      const t = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
-      if (t) tableIn.value = t.number;
+      const seat = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
+      if (seat) tableIn.value = seat.number;
     });
     const rulingIn = h("textarea", { id: "appeal-ruling", rows: "3", maxlength: String(LIMITS.notes), required: true });
     rulingIn.value = ruling || "";
@@ -46,12 +47,15 @@ export function openAppeal({ table = null, round = null, player = null, ruling =
       const chosen = playerIn.value.trim();
       const text = rulingIn.value.trim();
       const by = byIn.value.trim();
-      const t = tableIn.value.trim() === "" ? null : Number(tableIn.value);
-      const problem = !chosen ? "Say which player appeals." : !text ? "Write down the ruling that is appealed."
-        : !by ? "Name the judge who made the ruling." : tableProblem(tableIn.value.trim()) ? `Table: ${tableProblem(tableIn.value.trim())}, or empty.`
-          : textProblem(text) ? `The ruling: ${textProblem(text)}.` : textProblem(by, LIMITS.judge, false)
-            ? `Ruling made by: ${textProblem(by, LIMITS.judge, false)}.`
-            : !players.length && textProblem(chosen, LIMITS.name, false) ? `Player: ${textProblem(chosen, LIMITS.name, false)}.` : null;
+      const tableNo = tableIn.value.trim() === "" ? null : Number(tableIn.value);
+      const problem = !chosen ? t("Say which player appeals.") : !text ? t("Write down the ruling that is appealed.")
+        : !by ? t("Name the judge who made the ruling.")
+          : tableProblem(tableIn.value.trim()) ? t("Table: {problem}, or empty.", { problem: tableProblem(tableIn.value.trim()) })
+            : textProblem(text) ? t("The ruling: {problem}.", { problem: textProblem(text) })
+              : textProblem(by, LIMITS.judge, false)
+                ? t("Ruling made by: {problem}.", { problem: textProblem(by, LIMITS.judge, false) })
+                : !players.length && textProblem(chosen, LIMITS.name, false)
+                  ? t("Player: {problem}.", { problem: textProblem(chosen, LIMITS.name, false) }) : null;
       if (problem) {
         error.textContent = problem;
         error.hidden = false;
@@ -60,24 +64,24 @@ export function openAppeal({ table = null, round = null, player = null, ruling =
       const button = dialog.querySelector("#appeal-record");
       button.disabled = true;
       const record = await addRecord("appeal", {
-        player: /^\d+$/.test(chosen) && players.length ? Number(chosen) : chosen, table: t,
+        player: /^\d+$/.test(chosen) && players.length ? Number(chosen) : chosen, table: tableNo,
         round: round ?? app.clock?.round?.number ?? null, ruling: text, ruled_by: by,
         call: call == null ? null : String(call), penalty: penalty ?? null });
       close(record);
     }
 
     dialog.append(h("form", { onsubmit: submit },
-      h("h2", { id: "appeal-h" }, "Appeal to the head judge"),
-      h("p", { class: "small muted" }, "The player asks the head judge to review the ruling; the head judge's "
-        + "decision is final."),
-      h("label", { for: "appeal-player" }, "Player who appeals"), playerIn,
-      h("label", { for: "appeal-table" }, "Table"), tableIn,
-      h("label", { for: "appeal-ruling" }, "The ruling appealed"), rulingIn,
-      h("label", { for: "appeal-ruled-by" }, "Ruling made by"), byIn,
+      h("h2", { id: "appeal-h" }, t("Appeal to the head judge")),
+      h("p", { class: "small muted" },
+        t("The player asks the head judge to review the ruling; the head judge's decision is final.")),
+      h("label", { for: "appeal-player" }, t("Player who appeals")), playerIn,
+      h("label", { for: "appeal-table" }, t("Table")), tableIn,
+      h("label", { for: "appeal-ruling" }, t("The ruling appealed")), rulingIn,
+      h("label", { for: "appeal-ruled-by" }, t("Ruling made by")), byIn,
       error,
       h("div", { class: "row", style: "margin-top:0.7rem" },
-        h("button", { type: "submit", id: "appeal-record" }, "Record the appeal"),
-        h("button", { type: "button", class: "secondary", onclick: () => close(null) }, "Cancel"))));
+        h("button", { type: "submit", id: "appeal-record" }, t("Record the appeal")),
+        h("button", { type: "button", class: "secondary", onclick: () => close(null) }, t("Cancel")))));
     dialog.addEventListener("cancel", (ev) => { ev.preventDefault(); close(null); });
     document.body.append(dialog);
     dialog.showModal();
@@ -90,5 +94,7 @@ export function openAppeal({ table = null, round = null, player = null, ruling =
 export function appealButton(record, payload) {
   return h("button", { type: "button", class: "secondary", "data-appeal": record.id, onclick: () => openAppeal({
     table: payload.table, round: payload.round, player: payload.player, ruledBy: record.judge, penalty: record.id,
-    ruling: `${penaltyName(payload.penalty)} for ${infractionName(payload.infraction)}` }) }, "The player appeals");
+    ruling: t("{penalty} for {infraction}",
+      { penalty: penaltyName(payload.penalty), infraction: infractionName(payload.infraction) }),
+  }) }, t("The player appeals"));
 }

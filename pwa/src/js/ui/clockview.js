@@ -12,19 +12,23 @@ import { syncState } from "../sync.js";
 import { ALERT_CHOICES, alertMinutes, toggleAlertMinute } from "./alerts.js";
 import { answeredNote, waitingText } from "./engine-note.js";
 import { currentResults, resultText, showResult } from "./results.js";
+import { t, tn } from "../i18n.js";
 
-const REASONS = [
-  ["judge_pause", "Judge pause", "pause_minutes"],
-  ["deck_check", "Deck check", "deck_check_minutes"],
-  ["tardiness", "Tardiness", "tardiness_minutes"],
-  ["ruling", "Ruling", "ruling_minutes"],
-];
+// [reason id, its name (in the language shown), the extension query's fact for its minutes]
+function reasons() {
+  return [
+    ["judge_pause", t("Judge pause"), "pause_minutes"],
+    ["deck_check", t("Deck check"), "deck_check_minutes"],
+    ["tardiness", t("Tardiness"), "tardiness_minutes"],
+    ["ruling", t("Ruling"), "ruling_minutes"],
+  ];
+}
 
 export async function render(main) {
   const queries = Object.keys(app.ruleset?.queries || {});
   const timeEl = h("div", { class: "time", id: "round-left", role: "timer", "aria-live": "off",
                             elementtiming: "round-clock" }, "–:––");
-  const labelEl = h("div", { class: "label", id: "round-label" }, "No round running");
+  const labelEl = h("div", { class: "label", id: "round-label" }, t("No round running"));
   const endsEl = h("p", { class: "muted", id: "round-ends" });
   const spoken = h("p", { class: "small muted", "aria-live": "polite", id: "round-spoken" });
   const stateEl = h("p", { class: "state", id: "round-state", "aria-live": "polite" });
@@ -45,7 +49,7 @@ export async function render(main) {
       alerts = await toggleAlertMinute(m);
       btn.setAttribute("aria-pressed", String(alerts.includes(m)));
     },
-  }, m === 0 ? "At time" : `${m} min`));
+  }, m === 0 ? t("At time") : t("{minutes} min", { minutes: m })));
 
   async function loadLocalExtensions() {
     const { all, voided } = await eventRecords();
@@ -59,9 +63,9 @@ export async function render(main) {
   }
 
   function tableRows(left) {
-    const server = new Map((app.clock?.tables || []).map((t) => [t.number, t]));
-    const numbers = new Set([...currentTables().map((t) => t.number), ...server.keys(), ...extensions.keys()]);
-    const pairing = new Map(currentTables().map((t) => [t.number, t]));
+    const server = new Map((app.clock?.tables || []).map((tbl) => [tbl.number, tbl]));
+    const numbers = new Set([...currentTables().map((tbl) => tbl.number), ...server.keys(), ...extensions.keys()]);
+    const pairing = new Map(currentTables().map((tbl) => [tbl.number, tbl]));
     // outstanding tables first (the round board's order), then by number
     const order = (n) => (results.has(n) ? 1 : 0);
     return [...numbers].sort((a, b) => order(a) - order(b) || a - b).map((n) => {
@@ -71,28 +75,29 @@ export async function render(main) {
       const result = results.get(n);
       return h("li", { "data-table": n, "data-state": result ? "result" : "open", tabindex: "-1" },
         h("div", { class: "info" },
-          h("div", {}, h("strong", {}, `Table ${n}`), p ? ` · ${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
+          h("div", {}, h("strong", {}, t("Table {table}", { table: n })), p ? ` · ${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
           h("div", { class: "when" },
-            h("span", { class: "ext" }, minutes ? `+${minutes} min` : "no extension"), " · ",
+            h("span", { class: "ext" }, minutes ? t("+{minutes} min", { minutes }) : t("no extension")), " · ",
             h("span", { class: "left" }, result ? "" : tableText(left, minutes)),
-            h("span", { class: "result" }, result ? `Result in: ${resultText(result, p)}` : ""))),
+            h("span", { class: "result" }, result ? t("Result in: {result}", { result: resultText(result, p) }) : ""))),
         h("div", { class: "row" },
-          h("button", { type: "button", class: "secondary", "aria-label": `Add time to table ${n}`,
-                        onclick: () => showExtension(n) }, "+ Time"),
-          h("button", { type: "button", class: "secondary", "aria-label": `Result of table ${n}`,
-                        onclick: () => { panelFor = n; showResult(extEl, n, p, result, onRecords); } }, "Result"),
-          h("button", { type: "button", class: "secondary", "aria-label": `Deck check at table ${n}`, // ui/deckcheck.js
+          h("button", { type: "button", class: "secondary", "aria-label": t("Add time to table {table}", { table: n }),
+                        onclick: () => showExtension(n) }, t("+ Time")),
+          h("button", { type: "button", class: "secondary", "aria-label": t("Result of table {table}", { table: n }),
+                        onclick: () => { panelFor = n; showResult(extEl, n, p, result, onRecords); } }, t("Result")),
+          h("button", { type: "button", class: "secondary", "aria-label": t("Deck check at table {table}", { table: n }), // ui/deckcheck.js
                         onclick: () => import("./deckcheck.js").then((m) => { panelFor = n; m.showDeckCheck(extEl, n, p, onRecords); }) },
-            "Deck check")));
+            t("Deck check"))));
     });
   }
 
   function tableText(left, minutes) {
     const ms = tableLeft(left, minutes);
     if (ms == null) return "";
-    if (left.state === "ended") return "round ended";
-    if (ms <= 0) return "time has been called";
-    return left.end_ms ? `${formatLeft(ms)} left, ends ${timeOfDay(left.end_ms + minutes * 60000)}` : `${formatLeft(ms)} left`;
+    if (left.state === "ended") return t("round ended");
+    if (ms <= 0) return t("time has been called");
+    return left.end_ms ? t("{left} left, ends {time}", { left: formatLeft(ms), time: timeOfDay(left.end_ms + minutes * 60000) })
+      : t("{left} left", { left: formatLeft(ms) });
   }
 
   // A redraw keeps the keyboard where it was: on the same table's row or button.
@@ -117,28 +122,29 @@ export async function render(main) {
     const done = rows.filter((li) => li.dataset.state === "result").length;
     // Which news from the server the list was drawn from (for tests: "drawn since that fetch").
     tablesEl.dataset.newsMs = String(app.clock?.news_ms ?? "");
-    fill(tablesEl, h("h2", { id: "tables-h", tabindex: "-1" }, "Tables this round"),
+    fill(tablesEl, h("h2", { id: "tables-h", tabindex: "-1" }, t("Tables this round")),
       rows.length ? h("p", { class: "muted", id: "results-count" },
-        done === rows.length ? "All results in." : `${done} of ${rows.length} results in; outstanding tables first.`) : null,
+        done === rows.length ? t("All results in.")
+          : t("{done} of {total} results in; outstanding tables first.", { done, total: rows.length })) : null,
       rows.length ? h("ul", { class: "table-list", "aria-labelledby": "tables-h" }, rows)
-        : h("p", { class: "muted" }, "No tables known for this round."),
-    h("button", { type: "button", class: "secondary", id: "ext-other", onclick: () => showExtension(null) }, "Add time to another table"));
+        : h("p", { class: "muted" }, t("No tables known for this round.")),
+    h("button", { type: "button", class: "secondary", id: "ext-other", onclick: () => showExtension(null) }, t("Add time to another table")));
     if (focused) focusTable(focused);
   }
 
   function showExtension(table) {
     panelFor = table;
     const tableIn = h("input", { id: "ext-table", type: "number", min: "1", inputmode: "numeric", value: table ?? "" });
-    const reason = h("select", { id: "ext-reason" }, REASONS.map(([id, name]) => h("option", { value: id }, name)));
+    const reason = h("select", { id: "ext-reason" }, reasons().map(([id, name]) => h("option", { value: id }, name)));
     const minutes = h("input", { id: "ext-minutes", type: "number", min: "0", step: "0.5", inputmode: "decimal" });
     const out = h("div", { "aria-live": "polite", id: "ext-answer" });
     async function work(ev) {
       ev.preventDefault();
-      const [, , fact] = REASONS.find(([id]) => id === reason.value);
+      const [, , fact] = reasons().find(([id]) => id === reason.value);
       // Never ask the engine about an empty or non-numeric time: say which number is missing.
       const taken = minutes.value.trim() === "" ? NaN : Number(minutes.value);
       if (!Number.isFinite(taken) || taken < 0) {
-        fill(out, h("p", { class: "bad-text", id: "ext-missing" }, "Enter how long it took, in minutes (for example 4)."));
+        fill(out, h("p", { class: "bad-text", id: "ext-missing" }, t("Enter how long it took, in minutes (for example 4).")));
         minutes.focus();
         return;
       }
@@ -146,21 +152,22 @@ export async function render(main) {
       if (app.session.event.round_minutes) facts.round_minutes = app.session.event.round_minutes;
       fill(out, h("p", {}, waitingText()));
       if (!queries.includes("extension")) {
-        fill(out, manual("This policy gives no rule for time extensions: the head judge decides."));
+        fill(out, manual(t("This policy gives no rule for time extensions: the head judge decides.")));
         return;
       }
       try {
         const answer = await evaluate(request("extension", facts));
         const add = answer.extension_minutes;
         fill(out, h("div", { class: "card decision" },
-          h("p", { class: "big-penalty", id: "ext-result" }, add == null ? "Not stated by this policy" : `+${add} min`),
+          h("p", { class: "big-penalty", id: "ext-result" }, add == null ? t("Not stated by this policy") : t("+{minutes} min", { minutes: add })),
           answeredNote(answer),
           h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain")),
           ruleItems("p", { class: "muted" }, answer, "notes"),
           h("p", { class: "source" }, answer.sources.join("; ")),
           add > 0 && add <= LIMITS.minutes ? h("button", { type: "button", id: "ext-add", onclick: (ev) => addMinutes(add, ev.currentTarget) },
-            `Add ${add} min to the table`) : null,
-          add > LIMITS.minutes ? manual(`The event takes at most ${LIMITS.minutes} minutes of extension: the head judge decides what to give.`) : null,
+            t("Add {minutes} min to the table", { minutes: add })) : null,
+          add > LIMITS.minutes ? manual(t("The event takes at most {limit} minutes of extension: the head judge decides what to give.",
+            { limit: LIMITS.minutes })) : null,
           add == null ? manual("") : null));
       } catch (err) {
         fill(out, h("p", { class: "bad-text" }, err.message));
@@ -169,12 +176,12 @@ export async function render(main) {
     let adding = false;
     async function addMinutes(add, btn) {
       if (adding || !(add > 0 && add <= LIMITS.minutes)) return;
-      const t = Number(tableIn.value);
+      const table = Number(tableIn.value);
       const problem = tableProblem(tableIn.value, true);
       if (problem) {
         out.querySelector("#ext-missing")?.remove();
         out.prepend(h("p", { class: "bad-text", id: "ext-missing" },
-          tableIn.value === "" ? "Enter the table number first." : `Table: ${problem}.`));
+          tableIn.value === "" ? t("Enter the table number first.") : t("Table: {problem}.", { problem })));
         tableIn.focus();
         return;
       }
@@ -182,7 +189,7 @@ export async function render(main) {
       adding = true;
       for (const b of out.querySelectorAll("#ext-add, #ext-manual-add")) b.disabled = true;
       if (btn) btn.disabled = true;
-      await addRecord("time_extension", { table: t, round: app.clock?.round?.number ?? 1, minutes: add, reason: reason.value });
+      await addRecord("time_extension", { table, round: app.clock?.round?.number ?? 1, minutes: add, reason: reason.value });
       fill(extEl);
       await redraw();
     }
@@ -192,7 +199,7 @@ export async function render(main) {
                               inputmode: "decimal", "aria-describedby": "ext-manual-error" });
       const error = h("p", { class: "bad-text", id: "ext-manual-error", role: "alert", hidden: true });
       return h("div", {}, text ? h("p", {}, text) : null,
-        h("label", { for: "ext-manual" }, "Minutes the head judge gives"), hj, error,
+        h("label", { for: "ext-manual" }, t("Minutes the head judge gives")), hj, error,
         h("button", { type: "button", id: "ext-manual-add", style: "margin-top:0.6rem", onclick: (ev) => {
           const given = hj.value.trim() === "" ? NaN : Number(hj.value);
           // The event's server takes more than 0 and at most 240 minutes.
@@ -201,21 +208,21 @@ export async function render(main) {
             hj.removeAttribute("aria-invalid");
             addMinutes(given, ev.currentTarget);
           } else {
-            error.textContent = `Enter the minutes as a number above 0 and at most ${LIMITS.minutes}.`;
+            error.textContent = t("Enter the minutes as a number above 0 and at most {limit}.", { limit: LIMITS.minutes });
             error.hidden = false;
             hj.focus();
             hj.setAttribute("aria-invalid", "true");
           }
-        } }, "Add these minutes"));
+        } }, t("Add these minutes")));
     }
     fill(extEl, h("form", { class: "card", onsubmit: work, "aria-labelledby": "ext-h" },
-      h("h2", { id: "ext-h" }, "Time extension"),
-      h("label", { for: "ext-table" }, "Table"), tableIn,
-      h("label", { for: "ext-reason" }, "Why"), reason,
-      h("label", { for: "ext-minutes" }, "How long it took (minutes)"), minutes,
+      h("h2", { id: "ext-h" }, t("Time extension")),
+      h("label", { for: "ext-table" }, t("Table")), tableIn,
+      h("label", { for: "ext-reason" }, t("Why")), reason,
+      h("label", { for: "ext-minutes" }, t("How long it took (minutes)")), minutes,
       h("div", { class: "row", style: "margin-top:0.7rem" },
-        h("button", { type: "submit", id: "ext-work" }, "Work out the extension"),
-        h("button", { type: "button", class: "secondary", onclick: () => fill(extEl) }, "Cancel")),
+        h("button", { type: "submit", id: "ext-work" }, t("Work out the extension")),
+        h("button", { type: "button", class: "secondary", onclick: () => fill(extEl) }, t("Cancel"))),
       out));
     minutes.focus();
   }
@@ -241,7 +248,7 @@ export async function render(main) {
     if (staleEl.textContent !== stale) staleEl.textContent = stale;
     if (!left) {
       timeEl.textContent = face.time;
-      labelEl.textContent = "No round running";
+      labelEl.textContent = t("No round running");
       stateEl.textContent = "";
       delete timeEl.dataset.remainingMs;
       return;
@@ -254,15 +261,18 @@ export async function render(main) {
     for (const [n, minutes] of tableMinutes) {
       if (results.has(n)) continue;
       const el = tablesEl.querySelector(`li[data-table="${n}"] .left`);
-      const t = tableText(left, minutes);
-      if (el && el.textContent !== t) el.textContent = t;
+      const text = tableText(left, minutes);
+      if (el && el.textContent !== text) el.textContent = text;
     }
-    labelEl.textContent = `Round ${round.number} · ${left.state === "running" ? "time left" : left.state === "paused" ? "paused" : "ended"}`;
-    endsEl.textContent = left.end_ms ? `Ends at ${timeOfDay(left.end_ms)}` : "";
+    labelEl.textContent = left.state === "running" ? t("Round {round} · time left", { round: round.number })
+      : left.state === "paused" ? t("Round {round} · paused", { round: round.number })
+        : t("Round {round} · ended", { round: round.number });
+    endsEl.textContent = left.end_ms ? t("Ends at {time}", { time: timeOfDay(left.end_ms) }) : "";
     const minute = Math.ceil(left.remaining_ms / 60000);
     if (minute !== lastSecond) {
       lastSecond = minute;
-      spoken.textContent = left.state === "running" && left.remaining_ms > 0 ? `About ${minute} minutes left.` : "";
+      spoken.textContent = left.state === "running" && left.remaining_ms > 0
+        ? tn("About {count} minute left.", "About {count} minutes left.", minute) : "";
     }
   }
 
@@ -296,16 +306,16 @@ export async function render(main) {
     await startLocalRound(Number(ev.target.elements.minutes.value));
     await redraw();
   } },
-  h("label", { for: "local-minutes", class: "sr-only" }, "Round minutes"),
+  h("label", { for: "local-minutes", class: "sr-only" }, t("Round minutes")),
   h("input", { id: "local-minutes", name: "minutes", type: "number", min: "1", value: app.session.event.round_minutes ?? "" }),
-  h("button", { type: "submit" }, "Start a round"),
-  h("button", { type: "button", class: "secondary", onclick: async () => { await endLocalRound(); await redraw(); } }, "End round")) : null;
+  h("button", { type: "submit" }, t("Start a round")),
+  h("button", { type: "button", class: "secondary", onclick: async () => { await endLocalRound(); await redraw(); } }, t("End round"))) : null;
 
   append(main,
-    h("h1", { class: "sr-only" }, "Round clock"),
+    h("h1", { class: "sr-only" }, t("Round clock")),
     h("section", { class: "clock", "aria-labelledby": "round-label" }, labelEl, timeEl, stateEl, endsEl, spoken, staleEl),
     standaloneControls,
-    h("fieldset", {}, h("legend", {}, "Alert me before time"), h("div", { class: "row" }, alertButtons)),
+    h("fieldset", {}, h("legend", {}, t("Alert me before time")), h("div", { class: "row" }, alertButtons)),
     extEl,
     tablesEl,
   );

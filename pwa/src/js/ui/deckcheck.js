@@ -14,6 +14,7 @@ import { deckChecks, evaluate, factsRead } from "../engine.js";
 import { serverNow } from "../servertime.js";
 import { timeOfDay } from "../clock.js";
 import { answeredNote, waitingText } from "./engine-note.js";
+import { t } from "../i18n.js";
 
 // The longest time extension the event's server accepts (minutes).
 const MAX_EXTENSION = 240;
@@ -42,7 +43,7 @@ export async function showDeckCheck(box, table, pairing, done) {
     fill(box, h("p", { class: "bad-text" }, err.message));
     return;
   }
-  const close = h("button", { type: "button", class: "secondary", onclick: () => fill(box) }, "Close");
+  const close = h("button", { type: "button", class: "secondary", onclick: () => fill(box) }, t("Close"));
   const round = app.clock?.round?.number ?? 1;
   if (!open.length) {
     const seated = pairing ? [pairing.player_a, pairing.player_b].filter((p) => p != null) : [];
@@ -55,7 +56,7 @@ export async function showDeckCheck(box, table, pairing, done) {
     const start = async (ev) => {
       ev.preventDefault();
       const value = player.value.trim();
-      if (!value) { error.textContent = "Say whose deck is checked."; error.hidden = false; return; }
+      if (!value) { error.textContent = t("Say whose deck is checked."); error.hidden = false; return; }
       if (ev.submitter) ev.submitter.disabled = true;
       await addRecord("deck_check", { player: /^\d+$/.test(value) && choices.length ? Number(value) : value,
         table, round, phase: "started", mid_game: midGame.checked });
@@ -63,12 +64,12 @@ export async function showDeckCheck(box, table, pairing, done) {
       showDeckCheck(box, table, pairing, done);
     };
     fill(box, h("form", { class: "card", id: "deck-check", onsubmit: start, "aria-labelledby": "dc-h" },
-      h("h2", { id: "dc-h" }, `Deck check at table ${table}`),
-      h("label", { for: "dc-player" }, "Player"), player,
-      h("label", { class: "check" }, midGame, " In the middle of a game"),
+      h("h2", { id: "dc-h" }, t("Deck check at table {table}", { table })),
+      h("label", { for: "dc-player" }, t("Player")), player,
+      h("label", { class: "check" }, midGame, " ", t("In the middle of a game")),
       error,
       h("div", { class: "row", style: "margin-top:0.7rem" },
-        h("button", { type: "submit", id: "dc-start" }, "Start the deck check"), close)));
+        h("button", { type: "submit", id: "dc-start" }, t("Start the deck check")), close)));
     box.querySelector("#dc-start").focus();
     return;
   }
@@ -88,19 +89,21 @@ export async function showDeckCheck(box, table, pairing, done) {
         const penalty = await import("./penalty.js");
         penalty.presetPenalty({ player: check.player, table });
         location.hash = "#/penalty";
-      } }, `Look up the penalty for ${playerName(check.player)}`));
+      } }, t("Look up the penalty for {player}", { player: playerName(check.player) })));
       out.querySelector("#dc-penalty").focus();
     }
   };
   fill(box, h("form", { class: "card", id: "deck-check", "aria-labelledby": "dc-h", onsubmit: (ev) => ev.preventDefault() },
-    h("h2", { id: "dc-h" }, `Deck check at table ${table}`),
-    h("p", { id: "dc-under-way" }, `${playerName(check.player)}'s deck, taken at ${timeOfDay(check.started_ms)} by `
-      + `${check.judge || "a judge"}.`),
-    h("label", { class: "check" }, midGame, " In the middle of a game"),
+    h("h2", { id: "dc-h" }, t("Deck check at table {table}", { table })),
+    h("p", { id: "dc-under-way" }, check.judge
+      ? t("{player}'s deck, taken at {time} by {judge}.",
+        { player: playerName(check.player), time: timeOfDay(check.started_ms), judge: check.judge })
+      : t("{player}'s deck, taken at {time} by a judge.", { player: playerName(check.player), time: timeOfDay(check.started_ms) })),
+    h("label", { class: "check" }, midGame, " ", t("In the middle of a game")),
     h("div", { class: "row", style: "margin-top:0.7rem" },
-      h("button", { type: "button", id: "dc-ok", onclick: (ev) => finish("ok", ev.currentTarget) }, "Finished: deck correct"),
+      h("button", { type: "button", id: "dc-ok", onclick: (ev) => finish("ok", ev.currentTarget) }, t("Finished: deck correct")),
       h("button", { type: "button", id: "dc-wrong", class: "secondary", onclick: (ev) => finish("wrong", ev.currentTarget) },
-        "Finished: problem found"),
+        t("Finished: problem found")),
       close)));
   box.querySelector("#dc-ok").focus();
 }
@@ -113,28 +116,28 @@ async function extension(out, { table, round, minutes, midGame }, done) {
     done();
     out.querySelector("#dc-not-stated")?.remove();
     out.append(h("p", { class: "ok-text", id: "dc-extended", role: "status" },
-      `Table ${table} gets +${given} min; every phone's clock has it after sync.`));
+      t("Table {table} gets +{minutes} min; every phone's clock has it after sync.", { table, minutes: given })));
   };
   const manual = (text) => {
     const input = h("input", { id: "dc-manual", type: "number", min: "0.5", max: String(MAX_EXTENSION), step: "0.5",
       inputmode: "decimal" });
     const error = h("p", { class: "bad-text", role: "alert", hidden: true });
     return h("div", { id: "dc-not-stated" }, h("p", {}, text),
-      h("label", { for: "dc-manual" }, "Minutes to add"), input, error,
+      h("label", { for: "dc-manual" }, t("Minutes to add")), input, error,
       h("button", { type: "button", id: "dc-manual-add", onclick: (ev) => {
         const given = input.value.trim() === "" ? NaN : Number(input.value);
         if (!(Number.isFinite(given) && given > 0 && given <= MAX_EXTENSION)) {
-          error.textContent = `Enter the minutes as a number above 0 and at most ${MAX_EXTENSION}.`;
+          error.textContent = t("Enter the minutes as a number above 0 and at most {max}.", { max: MAX_EXTENSION });
           error.hidden = false;
           return;
         }
         ev.currentTarget.disabled = true;
         record(given);
-      } }, "Add these minutes"));
+      } }, t("Add these minutes")));
   };
-  const took = h("p", { id: "dc-took" }, `The check took ${minutes} min.`);
+  const took = h("p", { id: "dc-took" }, t("The check took {minutes} min.", { minutes }));
   if (!app.ruleset?.queries?.extension) {
-    fill(out, took, manual("Time extension for a deck check: not stated by this policy. The judge decides."));
+    fill(out, took, manual(t("Time extension for a deck check: not stated by this policy. The judge decides.")));
     return;
   }
   fill(out, took, h("p", {}, waitingText()));
@@ -146,18 +149,19 @@ async function extension(out, { table, round, minutes, midGame }, done) {
     const answer = await evaluate(request("extension", facts));
     const add = answer.extension_minutes;
     fill(out, took, h("div", { class: "card decision" },
-      h("p", { class: "big-penalty", id: "dc-result" }, add == null ? "Not stated by this policy" : `+${add} min`),
+      h("p", { class: "big-penalty", id: "dc-result" },
+        add == null ? t("Not stated by this policy") : t("+{minutes} min", { minutes: add })),
       answeredNote(answer),
       h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain")),
       ruleItems("p", { class: "muted" }, answer, "notes"),
       h("p", { class: "source" }, answer.sources.join("; "))));
     if (add == null || add > MAX_EXTENSION) {
-      out.append(manual(add == null ? "The policy states no time for this: the judge decides."
-        : `The event takes at most ${MAX_EXTENSION} minutes of extension: the head judge decides.`));
+      out.append(manual(add == null ? t("The policy states no time for this: the judge decides.")
+        : t("The event takes at most {max} minutes of extension: the head judge decides.", { max: MAX_EXTENSION })));
     } else if (add > 0) {
       await record(add);
     }
   } catch (err) {
-    out.append(h("p", { class: "bad-text" }, err.message), manual("The judge decides the minutes."));
+    out.append(h("p", { class: "bad-text" }, err.message), manual(t("The judge decides the minutes.")));
   }
 }

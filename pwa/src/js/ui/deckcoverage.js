@@ -6,29 +6,32 @@
 import { fill, h } from "../dom.js";
 import { api } from "../api.js";
 import { app } from "../state.js";
+import { t } from "../i18n.js";
 
 /** A section that fills itself with the event's coverage (or says why it cannot). */
 export function coverageSection() {
   const box = h("section", { id: "deck-coverage", "aria-labelledby": "deck-coverage-h" },
-    h("h2", { id: "deck-coverage-h" }, "Deck checks"), h("p", { class: "muted" }, "Asking the organiser's server…"));
+    h("h2", { id: "deck-coverage-h" }, t("Deck checks")), h("p", { class: "muted" }, t("Asking the organiser's server…")));
   const s = app.session;
   api(`api/events/${encodeURIComponent(s.event.slug)}/deck-checks`, { token: s.token }).then((body) => {
     const p = body.policy;
-    fill(box, h("h2", { id: "deck-coverage-h" }, "Deck checks"),
+    fill(box, h("h2", { id: "deck-coverage-h" }, t("Deck checks")),
       h("p", { id: "deck-policy", "data-expectation": p.expectation ?? "" }, `${p.label}: `,
         h("strong", {}, p.expectation_label), p.sources.length ? h("span", { class: "source" }, ` (${p.sources.join("; ")})`) : null),
       h("p", { class: "small muted" }, p.top_cut_label),
       body.top_cut_players ? [
-        h("h3", {}, `Top-cut players never checked during the Swiss rounds (${body.top_cut_unchecked.length} of ${body.top_cut_players})`),
+        h("h3", {}, t("Top-cut players never checked during the Swiss rounds ({count} of {total})",
+          { count: body.top_cut_unchecked.length, total: body.top_cut_players })),
         body.top_cut_unchecked.length
           ? h("ul", { class: "list", id: "deck-unchecked" }, body.top_cut_unchecked.map((x) => h("li", {}, x.player_name)))
-          : h("p", { class: "muted" }, "Every top-cut player was checked.")] : null,
+          : h("p", { class: "muted" }, t("Every top-cut player was checked."))] : null,
       h("p", { class: "small", id: "deck-checked" }, body.players.length
-        ? `Checked: ${body.players.map((x) => `${x.player_name} (round ${x.checks.map((c) => c.round).join(", ")})`).join("; ")}`
-        : "No deck checks recorded yet."));
+        ? t("Checked: {players}", { players: body.players.map((x) => t("{player} (round {rounds})",
+          { player: x.player_name, rounds: x.checks.map((c) => c.round).join(", ") })).join("; ") })
+        : t("No deck checks recorded yet.")));
   }, (err) => {
-    fill(box, h("h2", { id: "deck-coverage-h" }, "Deck checks"),
-      h("p", { class: "muted" }, `Coverage comes from the organiser's server: ${err.message}`));
+    fill(box, h("h2", { id: "deck-coverage-h" }, t("Deck checks")),
+      h("p", { class: "muted" }, t("Coverage comes from the organiser's server: {reason}", { reason: err.message })));
   });
   return box;
 }

@@ -8,6 +8,7 @@ import { timeOfDay } from "../clock.js";
 import { decide, flagText, reviewList, reviewShown } from "../review.js";
 import { appealButton } from "./appeal.js";
 import { textProblem } from "../checks.js";
+import { t, tn } from "../i18n.js";
 
 export async function render(main, [playerArg]) {
   const { all, voided } = await eventRecords();
@@ -18,8 +19,9 @@ export async function render(main, [playerArg]) {
   // the server refused a rejected record: it is listed (with why) but counts for nothing
   for (const r of penalties) if (!voided.has(r.id) && r.sync !== "rejected") counts.set(String(r.payload.player), (counts.get(String(r.payload.player)) || 0) + 1);
 
-  const asOf = app.session.standalone ? "Records on this phone only."
-    : syncState.last_ok_ms ? `As of ${timeOfDay(syncState.last_ok_ms)}, the last sync with the event.` : "Not yet synced: only this phone's records.";
+  const asOf = app.session.standalone ? t("Records on this phone only.")
+    : syncState.last_ok_ms ? t("As of {time}, the last sync with the event.", { time: timeOfDay(syncState.last_ok_ms) })
+      : t("Not yet synced: only this phone's records.");
   const box = h("div", { id: "history-list", "aria-live": "polite" });
   const filter = h("input", { id: "history-filter", type: "search", autocomplete: "off" });
 
@@ -31,9 +33,25 @@ export async function render(main, [playerArg]) {
   let waitingApproval = new Set();
   let flags = new Map();
 
+  /** The head judge's decision on penalty `id`, as the record's line says it. */
   function approvalText(id) {
     const last = approvals.filter((a) => a.payload.record === id).pop();
-    return last ? (last.payload.approved ? `approved by ${last.judge}` : `not approved by ${last.judge}`) : "waiting";
+    if (!last) return t("head judge: waiting");
+    return last.payload.approved ? t("head judge: approved by {judge}", { judge: last.judge })
+      : t("head judge: not approved by {judge}", { judge: last.judge });
+  }
+
+  /** The line under a penalty record: when, where, by whom and what became of it. */
+  function recordLine(r) {
+    const judge = r.judge || t("unknown judge");
+    return [
+      t("{time} · round {round} · table {table} · {judge}",
+        { time: timeOfDay(r.created_ms), round: r.payload.round ?? "?", table: r.payload.table ?? "?", judge }),
+      r.payload.upgraded ? t("upgraded from {penalty}", { penalty: penaltyName(r.payload.base_penalty) }) : null,
+      voided.has(r.id) ? t("voided") : null,
+      r.sync === "pending" ? t("waiting to sync") : r.sync === "rejected" ? t("rejected: {reason}", { reason: r.reason }) : null,
+      r.payload.head_judge ? approvalText(r.id) : null,
+    ].filter(Boolean).join(" · ");
   }
 
   /** Voiding asks first, in the page: why (the void record keeps it), then "Void this penalty"
@@ -44,9 +62,9 @@ export async function render(main, [playerArg]) {
     const step = h("form", { class: "card", id: "void-step", novalidate: true, onsubmit: async (ev) => {
       ev.preventDefault();
       const text = reason.value.trim();
-      const problem = text ? textProblem(text) : "say why, for the head judge and the records";
+      const problem = text ? textProblem(text) : t("say why, for the head judge and the records");
       if (problem) {
-        error.textContent = `Reason: ${problem}.`;
+        error.textContent = t("Reason: {problem}.", { problem });
         error.hidden = false;
         reason.focus();
         return;
@@ -56,14 +74,14 @@ export async function render(main, [playerArg]) {
       main.replaceChildren();
       render(main, [String(r.payload.player)]);
     } },
-    h("label", { for: "void-reason" }, "Why is this penalty void?"), reason, error,
+    h("label", { for: "void-reason" }, t("Why is this penalty void?")), reason, error,
     h("div", { class: "row" },
-      h("button", { type: "submit", id: "void-confirm" }, "Void this penalty"),
+      h("button", { type: "submit", id: "void-confirm" }, t("Void this penalty")),
       h("button", { type: "button", class: "secondary", id: "void-cancel", onclick: () => {
         step.remove();
         row.hidden = false;
         row.querySelector("[data-void]")?.focus();
-      } }, "Keep it")));
+      } }, t("Keep it"))));
     row.hidden = true;
     row.after(step);
     reason.focus();
@@ -75,10 +93,10 @@ export async function render(main, [playerArg]) {
     const buttons = [];
     if (own || role === "head_judge") {
       buttons.push(h("button", { type: "button", class: "secondary", "data-void": r.id,
-        onclick: (ev) => askVoid(r, ev.currentTarget.parentElement) }, "Void"));
+        onclick: (ev) => askVoid(r, ev.currentTarget.parentElement) }, t("Void")));
     }
     if (role === "head_judge" && waitingApproval.has(r.id) && !app.session.standalone) {
-      for (const [approved, text] of [[true, "Approve"], [false, "Refuse"]]) {
+      for (const [approved, text] of [[true, t("Approve")], [false, t("Refuse")]]) {
         buttons.push(h("button", { type: "button", class: "secondary", "data-approve": String(approved), onclick: async () => {
           await decide({ record: r.id }, approved);
           main.replaceChildren();
@@ -96,20 +114,16 @@ export async function render(main, [playerArg]) {
       mine.length ? h("ul", { class: "list", id: "history-records" }, mine.map((r) => {
         const flag = flags.get(r.id);
         return h("li", { class: voided.has(r.id) ? "voided" : "", "data-record": r.id },
-          h("strong", {}, r.payload.penalty == null && r.payload.head_judge ? "Penalty for the head judge to decide"
+          h("strong", {}, r.payload.penalty == null && r.payload.head_judge ? t("Penalty for the head judge to decide")
             : penaltyName(r.payload.penalty)), " — ", infractionName(r.payload.infraction),
-          h("div", { class: "small muted" },
-            `${timeOfDay(r.created_ms)} · round ${r.payload.round ?? "?"} · table ${r.payload.table ?? "?"} · ${r.judge || "unknown judge"}`,
-            r.payload.upgraded ? ` · upgraded from ${penaltyName(r.payload.base_penalty)}` : "",
-            voided.has(r.id) ? " · voided" : "",
-            r.sync === "pending" ? " · waiting to sync" : r.sync === "rejected" ? ` · rejected: ${r.reason}` : "",
-            r.payload.head_judge ? ` · head judge: ${approvalText(r.id)}` : ""),
-          r.payload.notes ? h("p", { class: "small notes" }, "Notes: ", r.payload.notes) : null,
+          h("div", { class: "small muted" }, recordLine(r)),
+          r.payload.notes ? h("p", { class: "small notes" }, t("Notes: {notes}", { notes: r.payload.notes })) : null,
           flag ? h("p", { class: flag.resolution ? "kept" : "flag", "data-flag": flag.resolution ? "kept" : "flagged" },
-            flag.resolution ? `Kept as issued: ${flag.resolution.reason}` : `Flagged for the head judge: ${flagText(flag)}`) : null,
+            flag.resolution ? t("Kept as issued: {reason}", { reason: flag.resolution.reason })
+              : t("Flagged for the head judge: {flag}", { flag: flagText(flag) })) : null,
           voided.has(r.id) ? null : actions(r));
-      })) : h("p", {}, "No penalties recorded for this player."),
-      h("button", { type: "button", class: "secondary", onclick: () => { location.hash = "#/history"; } }, "All players"));
+      })) : h("p", {}, t("No penalties recorded for this player.")),
+      h("button", { type: "button", class: "secondary", onclick: () => { location.hash = "#/history"; } }, t("All players")));
   }
 
   function showAll() {
@@ -119,13 +133,13 @@ export async function render(main, [playerArg]) {
     fill(box, h("p", { class: "small muted" }, asOf),
       rows.length ? h("ul", { class: "list" }, rows.map(([id, name]) => h("li", {},
         h("button", { type: "button", class: "item", "data-player": id, onclick: () => { location.hash = `#/history/${encodeURIComponent(id)}`; } },
-          h("span", {}, name), h("span", { class: "tag" }, `${counts.get(id) || 0} penalt${counts.get(id) === 1 ? "y" : "ies"}`)))))
-        : h("p", {}, "No players known yet."));
+          h("span", {}, name), h("span", { class: "tag" }, tn("{count} penalty", "{count} penalties", counts.get(id) || 0))))))
+        : h("p", {}, t("No players known yet.")));
   }
 
   filter.addEventListener("input", showAll);
-  append(main, h("h1", {}, "Player history"),
-    playerArg ? null : h("label", { for: "history-filter" }, "Find a player"), playerArg ? null : filter, box);
+  append(main, h("h1", {}, t("Player history")),
+    playerArg ? null : h("label", { for: "history-filter" }, t("Find a player")), playerArg ? null : filter, box);
   if (playerArg) showPlayer(playerArg);
   else showAll();
   if (playerArg && reviewShown()) {

@@ -17,6 +17,7 @@ import { timeOfDay } from "../clock.js";
 import { answerLines, ask, factName, humanize, sentence, setFact } from "./questions.js";
 import { answeredNote, waitingText } from "./engine-note.js";
 import { isEnglish, ruleItems, ruleText } from "./rule-text.js";
+import { t, tn } from "../i18n.js";
 
 // Asked on the screen itself (the infraction picked, the player's history, the chooser).
 const ASKED_UP_FRONT = new Set(["infraction", "history", "issuing"]);
@@ -43,9 +44,9 @@ export function searchInfractions(infractions, text) {
 /** The upgrade badge: from which penalty (or from one the head judge decides; a starting
  * penalty that depends on a detail the answer did not need goes unnamed). */
 function upgradedFrom(answer, notStated) {
-  if (answer.base_penalty != null) return `Upgraded from ${penaltyName(answer.base_penalty)}`;
-  if (answer.head_judge || notStated) return "Upgraded from penalty for the head judge to decide";
-  return "Upgraded for earlier penalties";
+  if (answer.base_penalty != null) return t("Upgraded from {penalty}", { penalty: penaltyName(answer.base_penalty) });
+  if (answer.head_judge || notStated) return t("Upgraded from penalty for the head judge to decide");
+  return t("Upgraded for earlier penalties");
 }
 
 // Who and where the next Penalty screen is for (a deck check that found a problem): the
@@ -64,8 +65,8 @@ export async function render(main, [infractionArg]) {
   let restoring = loadDraft("penalty");
   if (presetFor || (infractionArg && restoring?.infraction !== infractionArg)) restoring = null;
   const infractions = app.ruleset.infractions || [];
-  const search = h("input", { id: "pen-search", type: "search", autocomplete: "off", placeholder: "e.g. slow, deck, late" });
-  const results = h("ul", { class: "list", id: "pen-results", "aria-label": "Matching infractions" });
+  const search = h("input", { id: "pen-search", type: "search", autocomplete: "off", placeholder: t("e.g. slow, deck, late") });
+  const results = h("ul", { class: "list", id: "pen-results", "aria-label": t("Matching infractions") });
   const detail = h("div", { id: "pen-detail" });
 
   function list() {
@@ -73,7 +74,7 @@ export async function render(main, [infractionArg]) {
     fill(results, found.slice(0, 40).map((inf) => h("li", {},
       h("button", { type: "button", class: "item", "data-infraction": inf.id, onclick: () => choose(inf) },
         h("span", {}, inf.name), h("span", { class: "tag" }, humanize(inf.category || ""))))));
-    if (!found.length) results.append(h("li", { class: "muted" }, "No infraction matches these words."));
+    if (!found.length) results.append(h("li", { class: "muted" }, t("No infraction matches these words.")));
   }
 
   // Choosing an infraction takes its button away: focus goes to what it shows instead.
@@ -89,7 +90,7 @@ export async function render(main, [infractionArg]) {
         search.value = "";
         list();
         search.focus();
-      } }, "Start over"));
+      } }, t("Start over")));
     if (focus) detail.querySelector("h2").focus();
   }
 
@@ -97,14 +98,14 @@ export async function render(main, [infractionArg]) {
   function facts(inf, restore = null) {
     const players = app.detail?.players || [];
     const playerIn = players.length
-      ? h("select", { id: "pen-player" }, h("option", { value: "" }, "Pick a player"),
+      ? h("select", { id: "pen-player" }, h("option", { value: "" }, t("Pick a player")),
         players.map((p) => h("option", { value: p.id }, p.name)))
       : h("input", { id: "pen-player", autocomplete: "off" });
     const tableIn = h("input", { id: "pen-table", type: "number", min: "1", inputmode: "numeric" });
     // The table follows the player: theirs in the current round, none when they have none.
     playerIn.addEventListener("change", () => {
-      const t = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
-      tableIn.value = t ? t.number : "";
+      const seat = currentTables().find((x) => String(x.player_a) === playerIn.value || String(x.player_b) === playerIn.value);
+      tableIn.value = seat ? seat.number : "";
     });
     if (presetFor) {
       playerIn.value = String(presetFor.player);
@@ -115,7 +116,7 @@ export async function render(main, [infractionArg]) {
       tableIn.value = restore.table;
     }
     const selects = [];
-    const details = h("details", { hidden: true }, h("summary", {}, "More details (optional)"));
+    const details = h("details", { hidden: true }, h("summary", {}, t("More details (optional)")));
     const out = h("div", { id: "pen-answer", "aria-live": "polite" });
     const given = { ...restore?.given };
     // Whether the card (or its question) is asked for: shown again with the draft.
@@ -131,7 +132,8 @@ export async function render(main, [infractionArg]) {
     optionalDetails(inf).then(async (found) => {
       for (const [k, summary] of found) {
         const sel = h("select", { id: `pen-fact-${k}`, "data-fact": k },
-          h("option", { value: "" }, "Not asked"), h("option", { value: "true" }, "Yes"), h("option", { value: "false" }, "No"));
+          h("option", { value: "" }, t("Not asked")), h("option", { value: "true" }, t("Yes")),
+          h("option", { value: "false" }, t("No")));
         sel.value = restore?.details?.[k] ?? "";
         selects.push([k, sel]);
         details.append(h("div", {}, h("label", { for: sel.id }, sentence(summary || humanize(k))), sel));
@@ -156,9 +158,10 @@ export async function render(main, [infractionArg]) {
     async function decide(ev) {
       ev?.preventDefault();
       const player = playerIn.value.trim();
-      if (!player) { fill(out, h("p", { class: "bad-text" }, "Say which player first.")); playerIn.focus(); return; }
-      const wrong = (!/^\d+$/.test(player) && textProblem(player, LIMITS.name, false)) ? ["pen-player", `Player's name: ${textProblem(player, LIMITS.name, false)}.`]
-        : tableProblem(tableIn.value) ? ["pen-table", `Table: ${tableProblem(tableIn.value)}.`] : null;
+      if (!player) { fill(out, h("p", { class: "bad-text" }, t("Say which player first."))); playerIn.focus(); return; }
+      const named = !/^\d+$/.test(player) && textProblem(player, LIMITS.name, false);
+      const wrong = named ? ["pen-player", t("Player's name: {problem}.", { problem: named })]
+        : tableProblem(tableIn.value) ? ["pen-table", t("Table: {problem}.", { problem: tableProblem(tableIn.value) })] : null;
       if (wrong) {
         fill(out, h("p", { class: "bad-text", role: "alert" }, wrong[1]));
         document.getElementById(wrong[0])?.focus();
@@ -207,59 +210,64 @@ export async function render(main, [infractionArg]) {
     // "Penalty the judge chooses": asks the engine again with facts.issuing.
     function choosePenalty(current, open) {
       const sel = h("select", { id: "pen-issuing" },
-        h("option", { value: "" }, open ? "Choose a penalty" : "The one the policy gives"),
+        h("option", { value: "" }, open ? t("Choose a penalty") : t("The one the policy gives")),
         (app.ruleset.penalties || []).map((p) => h("option", { value: p.id, selected: p.id === current }, p.name)));
       sel.addEventListener("change", () => {
         if (sel.value) given.issuing = sel.value;
         else delete given.issuing;
         decide();
       });
-      return h("div", {}, h("label", { for: "pen-issuing" }, "Penalty the judge chooses"), sel);
+      return h("div", {}, h("label", { for: "pen-issuing" }, t("Penalty the judge chooses")), sel);
     }
 
-    return h("form", { onsubmit: decide, oninput: keep, onchange: keep, novalidate: true, "aria-label": "Who and what" },
-      h("label", { for: "pen-player" }, "Player"), playerIn,
-      h("label", { for: "pen-table" }, "Table"), tableIn,
+    return h("form", { onsubmit: decide, oninput: keep, onchange: keep, novalidate: true, "aria-label": t("Who and what") },
+      h("label", { for: "pen-player" }, t("Player")), playerIn,
+      h("label", { for: "pen-table" }, t("Table")), tableIn,
       details,
-      h("button", { type: "submit", id: "pen-decide", class: "wide", style: "margin-top:0.8rem" }, "Show the penalty"),
+      h("button", { type: "submit", id: "pen-decide", class: "wide", style: "margin-top:0.8rem" }, t("Show the penalty")),
       out);
   }
 
   function card(inf, answer, player, table, f, seen, chooser, overruled = false) {
     const notStated = answer.penalty == null && answer.stated === false;
-    const asOf = app.session.standalone ? "history on this phone only"
-      : syncState.last_ok_ms ? `history as of ${timeOfDay(syncState.last_ok_ms)} (last sync)` : "history not yet synced";
-    const history = f.history.length ? `${f.history.length} earlier penalt${f.history.length === 1 ? "y" : "ies"}; ${asOf}` : `no earlier penalties; ${asOf}`;
+    const asOf = app.session.standalone ? t("history on this phone only")
+      : syncState.last_ok_ms ? t("history as of {time} (last sync)", { time: timeOfDay(syncState.last_ok_ms) })
+        : t("history not yet synced");
+    const history = f.history.length
+      ? tn("{count} earlier penalty; {asOf}", "{count} earlier penalties; {asOf}", f.history.length, { asOf })
+      : t("no earlier penalties; {asOf}", { asOf });
     // The ruleset's own answer fields (when a game loss applies, how the game is fixed, ...).
     const details = answerLines(answer, app.ruleset.queries?.penalty?.answer, { penaltyName });
     return h("section", { class: "card decision", id: "pen-card", "aria-labelledby": "pen-card-h" },
       h("h2", { id: "pen-card-h", tabindex: "-1" }, `${inf.name} — ${playerName(player)}`),
       notStated
         ? h("div", { id: "pen-penalty", "data-penalty": "null", "data-stated": "false" },
-          h("p", { class: "big-penalty" }, "Not stated by this policy"),
-          h("p", { id: "pen-not-stated" }, "The policy does not state this penalty: the head judge decides."))
+          h("p", { class: "big-penalty" }, t("Not stated by this policy")),
+          h("p", { id: "pen-not-stated" }, t("The policy does not state this penalty: the head judge decides.")))
         : h("p", { class: "big-penalty", id: "pen-penalty", "data-penalty": JSON.stringify(answer.penalty) }, penaltyName(answer.penalty)),
       chooser,
       answeredNote(answer),
       overruled ? h("p", { class: "bad-text", id: "pen-issuing-note", role: "status" },
-        "This policy sets the penalty; a different class needs the head judge.") : null,
+        t("This policy sets the penalty; a different class needs the head judge.")) : null,
       h("p", { class: "row" },
         answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, upgradedFrom(answer, notStated)) : null,
-        answer.head_judge ? h("span", { class: "tag hj", id: "pen-hj" }, "Head judge must confirm") : null,
+        answer.head_judge ? h("span", { class: "tag hj", id: "pen-hj" }, t("Head judge must confirm")) : null,
         // The policy's condition for the drop is in the lines read out, never in the badge alone.
-        answer.drop ? h("span", { class: "tag hj", id: "pen-drop" }, "Drop from the event — see the conditions read out below") : null,
-        answer.extra_turns_each ? h("span", { class: "tag" }, `+${answer.extra_turns_each} turn${answer.extra_turns_each === 1 ? "" : "s"} each`) : null),
+        answer.drop ? h("span", { class: "tag hj", id: "pen-drop" },
+          t("Drop from the event — see the conditions read out below")) : null,
+        answer.extra_turns_each ? h("span", { class: "tag" },
+          tn("+{count} turn each", "+{count} turns each", answer.extra_turns_each)) : null),
       h("p", { class: "small muted", id: "pen-history" }, history),
       details.length ? h("ul", { id: "pen-details" }, details.map((d) => h("li", { "data-field": d.field }, d.text))) : null,
-      inf.remedy ? h("div", {}, h("h3", {}, "Remedy"), h("p", {}, inf.remedy)) : null,
-      h("h3", {}, "Read out"),
+      inf.remedy ? h("div", {}, h("h3", {}, t("Remedy")), h("p", {}, inf.remedy)) : null,
+      h("h3", {}, t("Read out")),
       h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain")),
-      answer.options.length ? h("div", {}, h("h3", {}, "Head judge may instead"),
+      answer.options.length ? h("div", {}, h("h3", {}, t("Head judge may instead")),
         h("ul", {}, answer.options.map((o, i) => h("li", {}, h("strong", {}, penaltyName(o.penalty)), ": ",
           ruleText("span", {}, o.condition, isEnglish(answer, `options[${i}].condition`)))))) : null,
       ruleItems("p", { class: "muted" }, answer, "notes"),
-      h("p", { class: "source" }, "Source: ", answer.sources.join("; ")),
-      h("label", { for: "pen-notes" }, "Notes (optional)"),
+      h("p", { class: "source" }, t("Source: {sources}", { sources: answer.sources.join("; ") })),
+      h("label", { for: "pen-notes" }, t("Notes (optional)")),
       h("textarea", { id: "pen-notes", rows: "2", maxlength: String(LIMITS.notes) }),
       h("p", { class: "bad-text", id: "pen-notes-error", role: "alert", hidden: true }),
       h("button", { type: "button", id: "pen-record", class: "wide", style: "margin-top:0.6rem", onclick: async (ev) => {
@@ -267,7 +275,7 @@ export async function render(main, [infractionArg]) {
         const notes = document.getElementById("pen-notes").value.trim();
         const notesError = document.getElementById("pen-notes-error");
         if (textProblem(notes)) {
-          notesError.textContent = `Notes: ${textProblem(notes)}. Change them to record.`;
+          notesError.textContent = t("Notes: {problem}. Change them to record.", { problem: textProblem(notes) });
           notesError.hidden = false;
           return;
         }
@@ -289,18 +297,19 @@ export async function render(main, [infractionArg]) {
         const stored = await recordPenalty(payload, answer);
         clearDraft("penalty");
         const said = h("p", { class: "ok-text", role: "status", id: "pen-recorded", tabindex: "-1" },
-          app.session.standalone ? "Recorded on this phone." : "Recorded on this phone; it will sync with the event.");
+          app.session.standalone ? t("Recorded on this phone.") : t("Recorded on this phone; it will sync with the event."));
         btn.replaceWith(said, app.session.standalone ? null : appealButton(stored, payload));
         said.focus();
-      } }, notStated ? "Record it for the head judge to decide" : "Record this penalty"));
+      } }, notStated ? t("Record it for the head judge to decide") : t("Record this penalty")));
   }
 
   search.addEventListener("input", list);
   append(main,
-    h("h1", {}, "Penalty"),
-    presetFor ? h("p", { id: "pen-preset" }, `For ${playerName(presetFor.player)}`
-      + `${presetFor.table ? ` at table ${presetFor.table}` : ""}: find the infraction.`) : null,
-    h("label", { for: "pen-search" }, "Find an infraction"), search,
+    h("h1", {}, t("Penalty")),
+    presetFor ? h("p", { id: "pen-preset" }, presetFor.table
+      ? t("For {player} at table {table}: find the infraction.", { player: playerName(presetFor.player), table: presetFor.table })
+      : t("For {player}: find the infraction.", { player: playerName(presetFor.player) })) : null,
+    h("label", { for: "pen-search" }, t("Find an infraction")), search,
     results, detail);
   list();
   const pre = infractions.find((i) => i.id === (infractionArg || restoring?.infraction));

@@ -4,19 +4,27 @@
 // No login; shows nothing personal. The clock follows the push stream, polling when it is down.
 import { append, h, fill } from "../dom.js";
 import { api } from "../api.js";
-import { appJSON } from "../state.js";
+import { appJSON, rulesFile } from "../state.js";
+import { language } from "../lang.js";
+import { ruleItems } from "./rule-text.js";
 import * as store from "../store.js";
 import { measureOffset, serverNow } from "../servertime.js";
 import { clockFace, roundLeft, staleText, timeOfDay } from "../clock.js";
 import { openStream, pushState } from "../push.js";
 import { tableCall, tableNumber } from "./table-call.js";
 import { LIMITS } from "../checks.js";
+import { t, tn } from "../i18n.js";
+
+/** The round's state after its number: "time left" while it runs. */
+function roundState(state) {
+  return { running: t("time left"), paused: t("paused"), ended: t("ended") }[state] ?? state;
+}
 
 export async function render(main, [slug, sub, tableArg]) {
   const key = `public-clock:${slug}`;
   const table = sub === "table" ? tableNumber(tableArg) : null;
   let clock = (await store.get(key)) ?? null;
-  const title = h("h1", { id: "pub-title" }, "Event clock");
+  const title = h("h1", { id: "pub-title" }, t("Event clock"));
   const label = h("div", { class: "label", id: "pub-label" }, "");
   const time = h("div", { class: "time", id: "pub-left", role: "timer" }, "–:––");
   const ends = h("p", { class: "muted", id: "pub-ends" });
@@ -27,32 +35,36 @@ export async function render(main, [slug, sub, tableArg]) {
   const call = table ? tableCall(slug, table) : null;
   const badTable = sub === "table" && !table
     ? h("p", { class: "bad-text", id: "pub-bad-table", role: "alert" },
-      `This table number is not valid: it must be a whole number from 1 to ${LIMITS.table}. Check the card on your table.`)
+      t("This table number is not valid: it must be a whole number from 1 to {max}. Check the card on your table.",
+        { max: LIMITS.table }))
     : null;
   let rulesFor = null;
   let newsMs = clock?.news_ms ?? null;
   document.getElementById("nav").hidden = true;
   for (const id of ["sync", "python"]) document.getElementById(id).hidden = true;
-  document.getElementById("event-name").textContent = "Event clock";
+  document.getElementById("event-name").textContent = t("Event clock");
 
   async function drawRules() {
     if (!clock?.event || rulesFor === clock.event.ruleset) return;
     rulesFor = clock.event.ruleset;
-    const ruleset = await appJSON(`rules/${clock.event.ruleset}.json`).catch(() => null);
+    const ruleset = await appJSON(rulesFile(clock.event.ruleset)).catch(() => null);
     if (!ruleset) return;
     const level = (ruleset.levels || []).find((l) => l.id === clock.event.level);
     // The rule data marks the topics meant for players (the clock, what happens at time).
-    const topics = (ruleset.topics || []).filter((t) => t.for_players);
+    const topics = (ruleset.topics || []).filter((topic) => topic.for_players);
     const atTime = h("div", { id: "pub-at-time" });
-    fill(rules, h("h2", { id: "pub-rules-h" }, "What happens at time"),
-      h("p", {}, `${ruleset.title}${level ? ` · ${level.name}` : ""} · ${clock.event.stage === "elimination" ? "top cut" : "Swiss rounds"}${clock.event.games_per_match ? ` · best of ${clock.event.games_per_match}` : ""}`),
+    const games = clock.event.games_per_match;
+    fill(rules, h("h2", { id: "pub-rules-h" }, t("What happens at time")),
+      h("p", {}, [ruleset.title, level ? level.name : null,
+        clock.event.stage === "elimination" ? t("top cut") : t("Swiss rounds"),
+        games ? t("best of {games}", { games }) : null].filter((x) => x != null).join(" · ")),
       atTime,
-      topics.length ? h("h3", {}, "More about time") : null,
-      topics.map((t) => h("div", { class: "card" }, h("h4", {}, t.name), h("p", {}, t.summary))));
+      topics.length ? h("h3", {}, t("More about time")) : null,
+      topics.map((topic) => h("div", { class: "card" }, h("h4", {}, topic.name), h("p", {}, topic.summary))));
     if (ruleset.queries?.time_call) showAtTime(atTime);
     else {
       fill(atTime, h("p", { id: "pub-no-procedure" },
-        "This policy does not describe an end-of-match procedure. If time runs out, ask a judge."));
+        t("This policy does not describe an end-of-match procedure. If time runs out, ask a judge.")));
     }
   }
 
@@ -63,27 +75,29 @@ export async function render(main, [slug, sub, tableArg]) {
     for (const k of ["level", "stage", "games_per_match", "round_minutes"]) {
       if (clock.event[k] != null) ctx[k] = clock.event[k];
     }
-    const key = `public-time:${slug}`;
+    const lang = language();
+    const key = `public-time:${slug}:${lang}`;
     let answer = null;
     try {
       answer = await api(`/api/rulesets/${encodeURIComponent(clock.event.ruleset)}/evaluate`,
-        { body: { query: "time_call", event: ctx, facts: {} }, timeoutMs: 8000 });
+        { body: { query: "time_call", event: ctx, facts: {}, language: lang }, timeoutMs: 8000 });
       await store.set(key, answer);
     } catch {
       answer = (await store.get(key)) ?? null;
     }
     if (!answer) return;
     fill(el, h("div", { class: "card decision" },
-      answer.turns_after_current != null ? h("p", { class: "big-penalty" }, `${answer.turns_after_current} more turns after the current one`) : null,
-      h("ul", { class: "readout" }, answer.explain.map((line) => h("li", {}, line)))));
+      answer.turns_after_current != null ? h("p", { class: "big-penalty" }, tn("{count} more turn after the current one",
+        "{count} more turns after the current one", answer.turns_after_current)) : null,
+      h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain"))));
   }
 
   function tick() {
     if (!clock) return;
-    title.textContent = clock.event?.name || "Event clock";
+    title.textContent = clock.event?.name || t("Event clock");
     let left = roundLeft(clock.round, serverNow());
     // A table's page counts that table's time extensions (the clock is public).
-    const ext = table ? (clock.tables || []).find((t) => t.number === table)?.extension_minutes || 0 : 0;
+    const ext = table ? (clock.tables || []).find((x) => x.number === table)?.extension_minutes || 0 : 0;
     if (left && ext && left.state !== "ended") {
       left = { ...left, remaining_ms: left.remaining_ms + ext * 60000, end_ms: left.end_ms && left.end_ms + ext * 60000 };
     }
@@ -94,12 +108,16 @@ export async function render(main, [slug, sub, tableArg]) {
     section.classList.toggle("over", face.phase === "over");
     const old = staleText(newsMs == null ? null : Date.now() - newsMs);
     if (stale.textContent !== old) stale.textContent = old;
-    if (!left) { label.textContent = "No round running"; time.textContent = face.time; state.textContent = ""; return; }
+    if (!left) { label.textContent = t("No round running"); time.textContent = face.time; state.textContent = ""; return; }
     time.dataset.remainingMs = String(Math.round(left.remaining_ms));
     time.textContent = face.time;
     state.textContent = face.phase === "running" ? "" : face.state;
-    label.textContent = `Round ${clock.round.number}${table ? ` · table ${table}` : ""} · ${left.state === "running" ? "time left" : left.state}`;
-    ends.textContent = left.end_ms ? `Ends at ${timeOfDay(left.end_ms)}${ext ? ` (with +${ext} min for this table)` : ""}` : "";
+    label.textContent = table
+      ? t("Round {round} · table {table} · {state}", { round: clock.round.number, table, state: roundState(left.state) })
+      : t("Round {round} · {state}", { round: clock.round.number, state: roundState(left.state) });
+    ends.textContent = !left.end_ms ? ""
+      : ext ? t("Ends at {time} (with +{minutes} min for this table)", { time: timeOfDay(left.end_ms), minutes: ext })
+        : t("Ends at {time}", { time: timeOfDay(left.end_ms) });
   }
 
   async function refresh() {
@@ -110,7 +128,7 @@ export async function render(main, [slug, sub, tableArg]) {
       await store.set(key, clock);
       seen.textContent = "";
     } catch {
-      seen.textContent = clock ? "Offline: showing the last clock this phone saw." : "The event cannot be reached.";
+      seen.textContent = clock ? t("Offline: showing the last clock this phone saw.") : t("The event cannot be reached.");
     }
     tick();
     drawRules();

@@ -8,6 +8,12 @@
 import { ruleText } from "./rule-text.js";
 import { h, uid } from "../dom.js";
 import { LIMITS, numberProblem, textProblem, typedNumber } from "../checks.js";
+import { t } from "../i18n.js";
+
+/** The two players' names where a table gives none. */
+function playersAB() {
+  return { A: t("Player A"), B: t("Player B") };
+}
 
 /** "round_minutes" -> "Round minutes" (the last part of a dotted name). */
 export function humanize(name) {
@@ -41,7 +47,7 @@ export function numberField(id, text, bounds = {}) {
   function read() {
     const problem = numberProblem(input.value, bounds);
     if (!problem) return typedNumber(input.value);
-    error.textContent = `${label.textContent}: ${problem}.`;
+    error.textContent = t("{label}: {problem}.", { label: label.textContent, problem });
     error.hidden = false;
     input.setAttribute("aria-invalid", "true");
     return undefined;
@@ -60,7 +66,7 @@ export function readFields(fields) {
 
 /** Render the question for one `needs` entry into `container` (its label marked as English
  * where `need.label_english`, engine.js). `names` labels the two players. */
-export function ask(container, need, onAnswer, names = { A: "Player A", B: "Player B" }) {
+export function ask(container, need, onAnswer, names = playersAB()) {
   const id = uid("q");
   const label = sentence(need.label || humanize(need.path));
   // One answer per question: a second tap (or submit) before the next step is ignored.
@@ -78,14 +84,14 @@ export function ask(container, need, onAnswer, names = { A: "Player A", B: "Play
   let body;
   switch (need.type) {
     case "bool":
-      body = group(choice("Yes", true, { "data-answer": "yes" }), choice("No", false, { "data-answer": "no" }));
+      body = group(choice(t("Yes"), true, { "data-answer": "yes" }), choice(t("No"), false, { "data-answer": "no" }));
       break;
     case "player":
       body = group(choice(names.A, "A", { "data-answer": "A" }), choice(names.B, "B", { "data-answer": "B" }));
       break;
     case "player_or_null":
       body = group(choice(names.A, "A", { "data-answer": "A" }), choice(names.B, "B", { "data-answer": "B" }),
-        choice("Neither", null, { "data-answer": "none" }));
+        choice(t("Neither"), null, { "data-answer": "none" }));
       break;
     case "enum":
     case "penalty":
@@ -97,7 +103,7 @@ export function ask(container, need, onAnswer, names = { A: "Player A", B: "Play
         ev.preventDefault();
         const values = readFields(fields);
         if (values) onAnswer({ A: values[0], B: values[1] });
-      } }, fields.map((f) => f.nodes), h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
+      } }, fields.map((f) => f.nodes), h("button", { type: "submit", style: "margin-top:0.6rem" }, t("Next")));
       break;
     }
     case "number": {
@@ -107,7 +113,7 @@ export function ask(container, need, onAnswer, names = { A: "Player A", B: "Play
         ev.preventDefault();
         const values = readFields([field]);
         if (values) onAnswer(values[0]);
-      } }, field.nodes, h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
+      } }, field.nodes, h("button", { type: "submit", style: "margin-top:0.6rem" }, t("Next")));
       break;
     }
     default: {
@@ -116,13 +122,13 @@ export function ask(container, need, onAnswer, names = { A: "Player A", B: "Play
       body = h("form", { novalidate: true, onsubmit: (ev) => {
         ev.preventDefault();
         const text = input.value.trim();
-        const problem = text ? textProblem(text, LIMITS.notes, false) : "an answer is needed";
+        const problem = text ? textProblem(text, LIMITS.notes, false) : t("an answer is needed");
         if (!problem) return onAnswer(text);
         error.textContent = `${sentence(problem)}.`;
         error.hidden = false;
         input.focus();
       } }, h("label", { for: input.id, class: "sr-only" }, label), input, error,
-      h("button", { type: "submit", style: "margin-top:0.6rem" }, "Next"));
+      h("button", { type: "submit", style: "margin-top:0.6rem" }, t("Next")));
     }
   }
   card = h("div", { class: "card question", "data-fact": factName(need.path) },
@@ -132,10 +138,10 @@ export function ask(container, need, onAnswer, names = { A: "Player A", B: "Play
 }
 
 /** The text of an answer given to a question, for the line that stays with its step. */
-export function answerText(value, need, names = { A: "Player A", B: "Player B" }) {
-  if (value === true) return "yes";
-  if (value === false) return "no";
-  if (value === null) return "neither";
+export function answerText(value, need, names = playersAB()) {
+  if (value === true) return t("yes");
+  if (value === false) return t("no");
+  if (value === null) return t("neither");
   if (value === "A" || value === "B") return need.type?.startsWith("player") ? names[value] : value;
   if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${names[k] || k} ${v}`).join(", ");
   const named = (need.values || []).find((v) => v.id === value);
@@ -160,7 +166,7 @@ export function setFact(facts, name, value) {
 /** Lines for the ruleset's own answer fields ({label, type, values?, text?} declarations):
  * "Label: value" for each field the answer gives (a false flag says nothing), or the
  * declared text for the value. `extraNames` turns penalty ids and players into names. */
-export function answerLines(answer, fields, { penaltyName = (p) => p, names = { A: "Player A", B: "Player B" } } = {}) {
+export function answerLines(answer, fields, { penaltyName = (p) => p, names = playersAB() } = {}) {
   const lines = [];
   for (const [field, spec] of Object.entries(fields || {})) {
     const value = answer[field];

@@ -6,6 +6,7 @@ import { h, fill } from "../dom.js";
 import { app, addRecord, eventContext, eventRecords, playerName } from "../state.js";
 import { tableResults } from "../engine.js";
 import { resultProblem } from "../checks.js";
+import { t } from "../i18n.js";
 
 /** {table number: result} for the current round, from this phone's records of the event. */
 export async function currentResults() {
@@ -18,15 +19,19 @@ export async function currentResults() {
 /** "Ada wins 2–1", "Draw" for a result of a table with players `pairing` ({player_a, player_b}). */
 export function resultText(result, pairing) {
   if (!result) return "";
-  const name = (side) => (pairing ? playerName(side === "A" ? pairing.player_a : pairing.player_b) : `Player ${side}`);
-  const games = result.games ? ` ${result.games.A}–${result.games.B}` : "";
-  return result.result === "draw" ? `Draw${games}` : `${name(result.result)} wins${games}`;
+  const name = (side) => (pairing ? playerName(side === "A" ? pairing.player_a : pairing.player_b)
+    : t("Player {side}", { side }));
+  const games = result.games ? `${result.games.A}–${result.games.B}` : null;
+  if (result.result === "draw") return games ? t("Draw {games}", { games }) : t("Draw");
+  return games ? t("{player} wins {games}", { player: name(result.result), games })
+    : t("{player} wins", { player: name(result.result) });
 }
 
 /** The result panel for `table` into `container`; `onDone()` after recording. */
 export function showResult(container, table, pairing, earlier, onDone) {
   const round = app.clock?.round?.number ?? 1;
-  const name = (side) => (pairing ? playerName(side === "A" ? pairing.player_a : pairing.player_b) : `Player ${side}`);
+  const name = (side) => (pairing ? playerName(side === "A" ? pairing.player_a : pairing.player_b)
+    : t("Player {side}", { side }));
   let chosen = null;
   const choices = ["A", "B", "draw"].map((r) => h("button", {
     type: "button", class: "secondary", "data-result": r, "aria-pressed": "false",
@@ -34,25 +39,26 @@ export function showResult(container, table, pairing, earlier, onDone) {
       chosen = r;
       for (const b of choices) b.setAttribute("aria-pressed", String(b === ev.currentTarget));
     },
-  }, r === "draw" ? "Draw" : `${name(r)} wins`));
+  }, r === "draw" ? t("Draw") : t("{player} wins", { player: name(r) })));
   const gamesA = h("input", { id: "res-games-a", type: "number", min: "0", max: "99", step: "1", inputmode: "numeric" });
   const gamesB = h("input", { id: "res-games-b", type: "number", min: "0", max: "99", step: "1", inputmode: "numeric" });
   const note = h("div", { "aria-live": "polite", id: "res-note" });
   const whole = (el) => el.value.trim() === "" ? null : Number(el.value);
   async function record(ev) {
     ev.preventDefault();
-    if (!chosen) { fill(note, h("p", { class: "bad-text" }, "Choose who won, or a draw.")); return; }
+    if (!chosen) { fill(note, h("p", { class: "bad-text" }, t("Choose who won, or a draw."))); return; }
     const [a, b] = [whole(gamesA), whole(gamesB)];
     const bad = (n) => n != null && !(Number.isInteger(n) && n >= 0 && n <= 99);
     if (bad(a) || bad(b) || (a == null) !== (b == null)) {
-      fill(note, h("p", { class: "bad-text" }, "Games won: both whole numbers from 0 to 99, or neither."));
+      fill(note, h("p", { class: "bad-text" }, t("Games won: both whole numbers from 0 to 99, or neither.")));
       return;
     }
     // as the server checks a result (checks.js resultProblem)
     const wrong = resultProblem(chosen, a == null ? null : { A: a, B: b }, eventContext().games_per_match ?? null);
     const problem = !wrong ? null
-      : wrong.problem === "no_win" ? `${name(chosen)} cannot win ${a}–${b}: the winner has won more games.`
-        : `${wrong.won} games won, but a match here has at most ${wrong.most}.`;
+      : wrong.problem === "no_win"
+        ? t("{player} cannot win {games}: the winner has won more games.", { player: name(chosen), games: `${a}–${b}` })
+        : t("{won} games won, but a match here has at most {most}.", { won: wrong.won, most: wrong.most });
     if (problem) {
       fill(note, h("p", { class: "bad-text" }, problem));
       gamesA.focus();
@@ -66,14 +72,14 @@ export function showResult(container, table, pairing, earlier, onDone) {
     onDone();
   }
   fill(container, h("form", { class: "card", id: "result-panel", onsubmit: record, "aria-labelledby": "res-h" },
-    h("h2", { id: "res-h" }, `Result of table ${table}`),
-    earlier ? h("p", { class: "muted" }, `This replaces the result entered: ${resultText(earlier, pairing)}.`) : null,
-    h("div", { class: "row", role: "group", "aria-label": "Who won" }, choices),
-    h("fieldset", {}, h("legend", {}, "Games won (optional)"),
+    h("h2", { id: "res-h" }, t("Result of table {table}", { table })),
+    earlier ? h("p", { class: "muted" }, t("This replaces the result entered: {result}.", { result: resultText(earlier, pairing) })) : null,
+    h("div", { class: "row", role: "group", "aria-label": t("Who won") }, choices),
+    h("fieldset", {}, h("legend", {}, t("Games won (optional)")),
       h("label", { for: "res-games-a" }, name("A")), gamesA, h("label", { for: "res-games-b" }, name("B")), gamesB),
     note,
     h("div", { class: "row" },
-      h("button", { type: "submit", id: "res-record" }, "Record result"),
-      h("button", { type: "button", class: "secondary", onclick: () => fill(container) }, "Cancel"))));
+      h("button", { type: "submit", id: "res-record" }, t("Record result")),
+      h("button", { type: "button", class: "secondary", onclick: () => fill(container) }, t("Cancel")))));
   choices[0].focus();
 }

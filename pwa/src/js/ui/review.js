@@ -15,13 +15,14 @@ import { consultRefusal, decide, decideAppeal, decides, flagText, issueInstead, 
   ruledFirst } from "../review.js";
 import { waitingText } from "./engine-note.js";
 import { coverageSection } from "./deckcoverage.js";
+import { t } from "../i18n.js";
 
 export async function render(main) {
   const status = h("p", { id: "review-status", role: "status" });
   const box = h("div", { id: "review-list" }, h("p", { class: "muted" }, waitingText()));
   const drafts = new Map(); // reasons being typed, by record id: kept when the list is drawn again
   const coverage = decides() ? coverageSection() : null; // fetched once per visit of the screen
-  append(main, h("h1", {}, "Review"), status, box);
+  append(main, h("h1", {}, t("Review")), status, box);
 
   function say(text, bad = false) {
     status.className = bad ? "bad-text" : "ok-text";
@@ -49,14 +50,15 @@ export async function render(main) {
   }
 
   function meta(item) {
-    return [`Recorded by ${item.judge || "an unknown judge"}`, item.table != null ? `table ${item.table}` : "no table",
-      item.round != null ? `round ${item.round}` : null, item.created_ms ? timeOfDay(item.created_ms) : null]
+    return [item.judge ? t("Recorded by {judge}", { judge: item.judge }) : t("Recorded by an unknown judge"),
+      item.table != null ? t("table {table}", { table: item.table }) : t("no table"),
+      item.round != null ? t("round {round}", { round: item.round }) : null, item.created_ms ? timeOfDay(item.created_ms) : null]
       .filter(Boolean).join(" · ");
   }
 
   function approvalActions(item) {
     return h("div", { class: "row" },
-      [[true, "Approve", "Approved."], [false, "Refuse", "Refused: it no longer counts toward later penalties."]]
+      [[true, t("Approve"), t("Approved.")], [false, t("Refuse"), t("Refused: it no longer counts toward later penalties.")]]
         .map(([approved, text, done]) => h("button", { type: "button", class: approved ? "" : "secondary",
           "data-decide": String(approved), onclick: (ev) => act(ev.currentTarget, () => decide(item, approved), done) }, text)));
   }
@@ -71,24 +73,26 @@ export async function render(main) {
       ev.preventDefault();
       const text = reason.value.trim();
       if (!text || textProblem(text)) {
-        error.textContent = text ? `The reason: ${textProblem(text)}.` : "Say why it is kept as issued: the reason goes with the record.";
+        error.textContent = text ? t("The reason: {problem}.", { problem: textProblem(text) })
+          : t("Say why it is kept as issued: the reason goes with the record.");
         error.hidden = false;
         reason.focus();
         return;
       }
       error.hidden = true;
-      act(ev.submitter || ev.currentTarget.querySelector("button"), () => keep(item, text), "Kept as issued.");
+      act(ev.submitter || ev.currentTarget.querySelector("button"), () => keep(item, text), t("Kept as issued."));
     };
     return h("div", {},
       item.expected != null
         ? h("button", { type: "button", class: "wide", "data-issue": item.record,
-          onclick: (ev) => act(ev.currentTarget, () => issueInstead(item), `${penaltyName(item.expected)} issued instead.`) },
-          `Issue ${penaltyName(item.expected)} instead`)
-        : h("p", { class: "small" }, "To issue another penalty, void this one on the Players screen and look it up again."),
-      h("form", { onsubmit: keepIt, "aria-label": `Keep ${penaltyName(item.penalty)} as issued` },
-        h("label", { for: id }, "Reason for keeping it as issued (required)"), reason, error,
+          onclick: (ev) => act(ev.currentTarget, () => issueInstead(item),
+            t("{penalty} issued instead.", { penalty: penaltyName(item.expected) })) },
+          t("Issue {penalty} instead", { penalty: penaltyName(item.expected) }))
+        : h("p", { class: "small" }, t("To issue another penalty, void this one on the Players screen and look it up again.")),
+      h("form", { onsubmit: keepIt, "aria-label": t("Keep {penalty} as issued", { penalty: penaltyName(item.penalty) }) },
+        h("label", { for: id }, t("Reason for keeping it as issued (required)")), reason, error,
         h("button", { type: "submit", class: "secondary wide", "data-keep": item.record, style: "margin-top:0.4rem" },
-          "Keep as issued")));
+          t("Keep as issued"))));
   }
 
   function appealActions(item) {
@@ -108,11 +112,12 @@ export async function render(main) {
       const text = ruling.value.trim();
       const who = consulted?.value.trim() || null;
       const refused = consulted && who ? await consultRefusal(item, who).catch(() => null) : null;
-      const problem = consulted && !who ? "You made this ruling: name the judge you consulted before deciding."
-        : refused ? "The judge consulted is another judge than you."
-          : outcome === "changed" && !text ? "Write the new ruling to change it."
-            : textProblem(text) ? `The ruling: ${textProblem(text)}.`
-              : who && textProblem(who, LIMITS.judge, false) ? `The judge consulted: ${textProblem(who, LIMITS.judge, false)}.` : null;
+      const problem = consulted && !who ? t("You made this ruling: name the judge you consulted before deciding.")
+        : refused ? t("The judge consulted is another judge than you.")
+          : outcome === "changed" && !text ? t("Write the new ruling to change it.")
+            : textProblem(text) ? t("The ruling: {problem}.", { problem: textProblem(text) })
+              : who && textProblem(who, LIMITS.judge, false)
+                ? t("The judge consulted: {problem}.", { problem: textProblem(who, LIMITS.judge, false) }) : null;
       if (problem) {
         error.textContent = problem;
         error.hidden = false;
@@ -123,31 +128,31 @@ export async function render(main) {
       error.hidden = true;
       drafts.delete(`error:${item.record}`);
       act(button, () => decideAppeal(item, outcome, outcome === "changed" ? text : null, who),
-        outcome === "changed" ? "Ruling changed." : "Ruling confirmed.");
+        outcome === "changed" ? t("Ruling changed.") : t("Ruling confirmed."));
     };
     return h("div", {},
-      consulted ? [h("label", { for: consultedId }, "You made this ruling: the judge you consulted (required)"), consulted]
+      consulted ? [h("label", { for: consultedId }, t("You made this ruling: the judge you consulted (required)")), consulted]
         : null,
-      h("label", { for: id }, "New ruling (to change it)"), ruling, error,
+      h("label", { for: id }, t("New ruling (to change it)")), ruling, error,
       h("div", { class: "row", style: "margin-top:0.4rem" },
         h("button", { type: "button", "data-appeal-decide": "confirmed", onclick: (ev) => go(ev, "confirmed") },
-          "Confirm the ruling"),
+          t("Confirm the ruling")),
         h("button", { type: "button", class: "secondary", "data-appeal-decide": "changed",
-          onclick: (ev) => go(ev, "changed") }, "Change the ruling")));
+          onclick: (ev) => go(ev, "changed") }, t("Change the ruling"))));
   }
 
   // What each kind of review item says and which decisions it offers (shared_rules.review.KINDS).
   const KINDS = {
     approval: {
       title: (item) => infractionName(item.infraction),
-      what: (item) => `${item.penalty == null ? "Penalty for the head judge to decide" : penaltyName(item.penalty)}: `
-        + "waits for the head judge's approval",
+      what: (item) => (item.penalty == null ? t("Penalty for the head judge to decide: waits for the head judge's approval")
+        : t("{penalty}: waits for the head judge's approval", { penalty: penaltyName(item.penalty) })),
       actions: approvalActions,
     },
     conflict: { title: (item) => infractionName(item.infraction), what: flagText, flag: true, actions: conflictActions },
     appeal: {
-      title: () => "appeal: waiting",
-      what: (item) => `Ruling by ${item.ruled_by}: ${item.ruling}`,
+      title: () => t("appeal: waiting"),
+      what: (item) => t("Ruling by {judge}: {ruling}", { judge: item.ruled_by, ruling: item.ruling }),
       actions: appealActions,
     },
   };
@@ -158,9 +163,10 @@ export async function render(main) {
       h("strong", {}, playerName(item.player)), " — ", kind.title(item),
       h("p", { class: kind.flag ? "flag" : "" }, kind.what(item)),
       h("p", { class: "small muted" }, meta(item)),
-      item.notes ? h("p", { class: "small notes" }, "Notes: ", item.notes) : null,
-      item.resolution ? h("p", { class: "kept" }, `Kept as issued: ${item.resolution.reason}`,
-        item.resolution.judge ? ` (${item.resolution.judge})` : "") : null,
+      item.notes ? h("p", { class: "small notes" }, t("Notes: {notes}", { notes: item.notes })) : null,
+      item.resolution ? h("p", { class: "kept" }, item.resolution.judge
+        ? t("Kept as issued: {reason} ({judge})", { reason: item.resolution.reason, judge: item.resolution.judge })
+        : t("Kept as issued: {reason}", { reason: item.resolution.reason })) : null,
       acting ? kind.actions(item) : null);
   }
 
@@ -181,16 +187,19 @@ export async function render(main) {
     const head = decides();
     const focused = box.contains(document.activeElement) && document.activeElement.matches("textarea, input")
       ? document.activeElement.id : null;
-    const asOf = syncState.last_ok_ms ? `As of ${timeOfDay(syncState.last_ok_ms)}, the last sync with the event.`
-      : "Not yet synced: only this phone's records.";
+    const asOf = syncState.last_ok_ms
+      ? t("As of {time}, the last sync with the event.", { time: timeOfDay(syncState.last_ok_ms) })
+      : t("Not yet synced: only this phone's records.");
     fill(box,
       h("p", { class: "small muted" }, asOf),
-      head ? null : h("p", {}, "The head judge decides these: a flagged penalty was decided without another "
-        + "judge's earlier penalties for the same player, and the head judge keeps it or issues another."),
-      h("h2", {}, head ? `Waiting for you (${list.waiting.length})` : `Your penalties flagged for the head judge (${list.waiting.length})`),
+      head ? null : h("p", {},
+        t("The head judge decides these: a flagged penalty was decided without another judge's earlier penalties for the same player, and the head judge keeps it or issues another.")),
+      h("h2", {}, head ? t("Waiting for you ({count})", { count: list.waiting.length })
+        : t("Your penalties flagged for the head judge ({count})", { count: list.waiting.length })),
       list.waiting.length ? h("ul", { class: "list", id: "review-waiting" }, list.waiting.map((item) => row(item, head)))
-        : h("p", { class: "muted", id: "review-empty" }, head ? "Nothing waits for you." : "None of your penalties is flagged."),
-      list.kept.length ? [h("h2", {}, `Kept as issued (${list.kept.length})`),
+        : h("p", { class: "muted", id: "review-empty" },
+          head ? t("Nothing waits for you.") : t("None of your penalties is flagged.")),
+      list.kept.length ? [h("h2", {}, t("Kept as issued ({count})", { count: list.kept.length })),
         h("ul", { class: "list", id: "review-kept" }, list.kept.map((item) => row(item, false)))] : null,
       head ? coverage : null);
     if (focused) {

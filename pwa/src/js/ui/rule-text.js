@@ -3,6 +3,7 @@
 // "notes[0]", "options[1].condition", "needs[0].label", ...). Such a text is shown with
 // lang="en" and a small mark, so a reader (and a screen reader) knows it is English.
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** The texts of `answer[kind]` ("explain", "notes") shown in English, as a Set. */
 export function englishTexts(answer, kind) {
@@ -23,7 +24,7 @@ export function isEnglish(answer, where) {
 export function ruleText(tag, attrs, text, english) {
   if (!english) return h(tag, attrs, text);
   return h(tag, { ...attrs, lang: "en", "data-english": "" }, text, " ",
-    h("span", { class: "english-mark small muted" }, "(English)"));
+    h("span", { class: "english-mark small muted" }, t("(English)")));
 }
 
 /** One element per text of `answer[kind]`, each marked where English. */

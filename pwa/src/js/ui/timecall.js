@@ -12,8 +12,7 @@ import { evaluate } from "../engine.js";
 import { clearDraft, loadDraft, saveDraft } from "../drafts.js";
 import { answerLines, answerText, ask, factName, humanize, numberField, readFields, sentence, setFact } from "./questions.js";
 import { answeredNote, waitingText } from "./engine-note.js";
-
-const RESULT_TEXT = { A: "wins the match", B: "wins the match", draw: "The match is a draw" };
+import { t } from "../i18n.js";
 
 /** The time_call vocabulary of the event's ruleset: the shared facts and answer fields
  * (queries.json) with the ruleset's own added. */
@@ -47,12 +46,13 @@ function startFacts(words) {
 export async function render(main) {
   const tables = currentTables();
   const tableSel = h("select", { id: "tc-table" },
-    h("option", { value: "" }, "No table (enter the game state)"),
-    tables.map((t) => h("option", { value: t.number }, `Table ${t.number}: ${playerName(t.player_a)} – ${playerName(t.player_b)}`)));
+    h("option", { value: "" }, t("No table (enter the game state)")),
+    tables.map((tbl) => h("option", { value: tbl.number }, t("Table {table}: {player_a} – {player_b}",
+      { table: tbl.number, player_a: playerName(tbl.player_a), player_b: playerName(tbl.player_b) }))));
   const words = vocabulary();
   // The games won are counts as the vocabulary declares them (whole, at least its minimum).
-  const wins = { A: numberField("tc-wins-a", "Player A", words.facts.game_wins),
-                 B: numberField("tc-wins-b", "Player B", words.facts.game_wins) };
+  const wins = { A: numberField("tc-wins-a", t("Player A"), words.facts.game_wins),
+                 B: numberField("tc-wins-b", t("Player B"), words.facts.game_wins) };
   const labelPlayers = () => {
     const n = playerNames(tableSel.value);
     wins.A.label.textContent = n.A;
@@ -66,13 +66,14 @@ export async function render(main) {
   const steps = h("div", { id: "tc-steps", "aria-live": "polite" });
   // The draft: the form as filled in, and the walk started from it ({start, answers}).
   const draft = loadDraft("time") || { form: null, walk: null };
-  let names = { A: "Player A", B: "Player B" };
+  let names = { A: t("Player A"), B: t("Player B") };
   // How many of the walk's answers the screen has shown (fewer while it plays them again).
   let shown = 0;
 
   function playerNames(table) {
-    const t = tables.find((x) => String(x.number) === String(table));
-    return t ? { A: `${playerName(t.player_a)} (A)`, B: `${playerName(t.player_b)} (B)` } : { A: "Player A", B: "Player B" };
+    const tbl = tables.find((x) => String(x.number) === String(table));
+    return tbl ? { A: `${playerName(tbl.player_a)} (A)`, B: `${playerName(tbl.player_b)} (B)` }
+      : { A: t("Player A"), B: t("Player B") };
   }
 
   function formValues() {
@@ -81,7 +82,7 @@ export async function render(main) {
   }
 
   function showForm(form) {
-    tableSel.value = tables.some((t) => String(t.number) === form.table) ? form.table : "";
+    tableSel.value = tables.some((tbl) => String(tbl.number) === form.table) ? form.table : "";
     wins.A.input.value = form.wins.A;
     wins.B.input.value = form.wins.B;
     for (const [name, box] of whenBoxes) box.checked = form.when.includes(name);
@@ -163,13 +164,14 @@ export async function render(main) {
       stepNo += 1;
       for (const d of steps.querySelectorAll("details.step[open]")) {
         d.open = false;
-        d.querySelector("summary").textContent = `Step ${d.dataset.step}: ${d.dataset.title}`;
+        d.querySelector("summary").textContent = t("Step {step}: {title}", { step: d.dataset.step, title: d.dataset.title });
       }
-      const title = big[0] || lines[0] || (answer.game_result ? `this game: ${resultText(answer.game_result)}` : "");
+      const title = big[0] || lines[0]
+        || (answer.game_result ? t("this game: {result}", { result: resultText(answer.game_result) }) : "");
       lastCard = h("details", { class: "card decision step", open: true, "data-step": stepNo, "data-title": title },
-        h("summary", {}, `Step ${stepNo}`),
+        h("summary", {}, t("Step {step}", { step: stepNo })),
         big.map((text) => h("p", { class: "big-penalty", "data-next": text === next ? answer.next : null }, text)),
-        answer.game_result ? h("p", {}, h("strong", {}, "This game: "), resultText(answer.game_result)) : null,
+        answer.game_result ? h("p", {}, h("strong", {}, t("This game:")), " ", resultText(answer.game_result)) : null,
         answeredNote(answer),
         lines.length ? h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain", lines)) : null,
         ruleItems("p", { class: "muted" }, answer, "notes", notes),
@@ -200,30 +202,30 @@ export async function render(main) {
     const goOn = words.answer.next?.continues?.[answer.next];
     if (goOn) {
       if (replay((a) => a.continues === goOn)) {
-        lastCard?.append(h("p", { class: "small answered" }, "Played."));
+        lastCard?.append(h("p", { class: "small answered" }, t("Played.")));
         step();
         return;
       }
       const btn = h("button", { type: "button", class: "wide", id: "tc-continue", onclick: () => {
         btn.disabled = true;
-        answered({ continues: goOn }, "Played.");
-      } }, "Played it: go on");
-      steps.append(h("div", { class: "card question" }, h("p", {}, `${nextText(answer)}, then go on.`), btn));
+        answered({ continues: goOn }, t("Played."));
+      } }, t("Played it: go on"));
+      steps.append(h("div", { class: "card question" }, h("p", {}, t("{step}, then go on.", { step: nextText(answer) })), btn));
       btn.focus();
       return;
     }
     // The policy gives no result here: the head judge decides, and the screen records it.
     const decided = replay((a) => "head_judge" in a);
     steps.append(h("div", { class: "card question", id: "tc-head-judge" },
-      h("p", {}, h("strong", {}, "The policy does not settle this: the head judge decides the result.")),
-      h("p", { class: "muted" }, "Record the head judge's decision:"),
+      h("p", {}, h("strong", {}, t("The policy does not settle this: the head judge decides the result."))),
+      h("p", { class: "muted" }, t("Record the head judge's decision:")),
       ["A", "B", "draw"].map((r) => h("button", { type: "button", "data-result": r, disabled: decided ? true : null, onclick: (ev) => {
         for (const b of ev.currentTarget.parentElement.querySelectorAll("button")) b.disabled = true;
         draft.walk.answers.push({ head_judge: r });
         shown += 1;
         keep();
         offerRecord(answer, facts, r, "head_judge");
-      } }, r === "draw" ? "A draw" : `${names[r]} wins`))));
+      } }, r === "draw" ? t("A draw") : t("{player} wins", { player: names[r] })))));
     if (decided) offerRecord(answer, facts, decided.head_judge, "head_judge");
     else steps.querySelector("#tc-head-judge button")?.focus();
   }
@@ -231,21 +233,21 @@ export async function render(main) {
   /** The match result with one tap to record it for the chosen table (a time_call record;
    * `decided_by` "procedure" or "head_judge"). Recording it ends the draft. */
   function offerRecord(answer, facts, result, decidedBy) {
-    const t = tableSel.value ? Number(tableSel.value) : null;
+    const table = tableSel.value ? Number(tableSel.value) : null;
     const done = h("div", { class: "card", id: "tc-result" },
       h("p", { class: "big-penalty", "data-match": result, id: "tc-match", tabindex: "-1" },
-        result === "draw" ? RESULT_TEXT.draw : `${names[result]} ${RESULT_TEXT[result]}`),
-      decidedBy === "head_judge" ? h("p", { class: "muted" }, "Decided by the head judge.") : null,
-      t ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
+        result === "draw" ? t("The match is a draw") : t("{player} wins the match", { player: names[result] })),
+      decidedBy === "head_judge" ? h("p", { class: "muted" }, t("Decided by the head judge.")) : null,
+      table ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
         const btn = ev.currentTarget;
         btn.disabled = true;
-        await addRecord("time_call", { table: t, round: app.clock?.round?.number ?? 1, facts, answer, result,
+        await addRecord("time_call", { table, round: app.clock?.round?.number ?? 1, facts, answer, result,
                                        decided_by: decidedBy });
         clearDraft("time");
-        const said = h("p", { class: "ok-text", role: "status", tabindex: "-1", id: "tc-recorded" }, "Recorded on this phone.");
+        const said = h("p", { class: "ok-text", role: "status", tabindex: "-1", id: "tc-recorded" }, t("Recorded on this phone."));
         btn.replaceWith(said);
         said.focus();
-      } }, `Record the result for table ${t}`) : h("p", { class: "muted" }, "Pick a table to record this result."));
+      } }, t("Record the result for table {table}", { table })) : h("p", { class: "muted" }, t("Pick a table to record this result.")));
     steps.append(done);
     // Focus goes to the result (read first), the button to record it next.
     done.querySelector("#tc-match").focus();
@@ -262,7 +264,7 @@ export async function render(main) {
   }
 
   function resultText(r) {
-    return r === "draw" ? "a draw" : `${names[r]} wins`;
+    return r === "draw" ? t("a draw") : t("{player} wins", { player: names[r] });
   }
 
   /** Show the draft's walk from its start (its kept answers are played again). */
@@ -297,17 +299,17 @@ export async function render(main) {
     fill(steps);
     reset.hidden = true;
     tableSel.focus();
-  } }, "Start over");
+  } }, t("Start over"));
 
   append(main,
-    h("h1", {}, "Time! End-of-match procedure"),
+    h("h1", {}, t("Time! End-of-match procedure")),
     h("form", { onsubmit: start, oninput: keep, onchange: keep, novalidate: true, "aria-labelledby": "tc-h" },
-      h("p", { id: "tc-h", class: "muted" }, "Say which table and the score; the app walks you through the rest."),
-      h("label", { for: "tc-table" }, "Table"), tableSel,
-      h("fieldset", {}, h("legend", {}, sentence(words.facts.game_wins?.summary || "games won before the current one")),
+      h("p", { id: "tc-h", class: "muted" }, t("Say which table and the score; the app walks you through the rest.")),
+      h("label", { for: "tc-table" }, t("Table")), tableSel,
+      h("fieldset", {}, h("legend", {}, sentence(words.facts.game_wins?.summary || t("games won before the current one"))),
         wins.A.nodes, wins.B.nodes),
-      whenBoxes.length ? h("fieldset", { id: "tc-when" }, h("legend", {}, "When time was called"), whenBoxes.map(([, , label]) => label)) : null,
-      h("button", { type: "submit", id: "tc-start", class: "wide", style: "margin-top:0.8rem" }, "Start"),
+      whenBoxes.length ? h("fieldset", { id: "tc-when" }, h("legend", {}, t("When time was called")), whenBoxes.map(([, , label]) => label)) : null,
+      h("button", { type: "submit", id: "tc-start", class: "wide", style: "margin-top:0.8rem" }, t("Start")),
       reset),
     steps);
   showForm(draft.form || { table: "", wins: { A: "0", B: "0" }, when: [] });
