@@ -22,6 +22,8 @@ PLACES = ["server/**/*.py", "server/templates/**/*.html", "server/translations/*
 
 SCHEMA = json.loads((ROOT / "shared_rules/schema/ruleset.schema.json").read_text(encoding="utf-8"))
 VALUES = {"A", "B", "draw", "true", "false"}  # players, results and yes/no: the engine's own values
+# the plural categories of Intl.PluralRules (CLDR), which the app's message catalogs are keyed by
+PLURAL_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
 
 
 def keys(node) -> set[str]:
@@ -44,7 +46,7 @@ def shared_words() -> set[str]:
     appear in code. A shared fact `X_minutes` makes `X` a shared word too (a time extension's reason)."""
     from server.records import PAYLOADS
 
-    words = set(vocabulary.shared()["event"]) | set(vocabulary.stages()) | keys(SCHEMA) | VALUES
+    words = set(vocabulary.shared()["event"]) | set(vocabulary.stages()) | keys(SCHEMA) | VALUES | PLURAL_CATEGORIES
     words |= {name for kind, schema in PAYLOADS.items() if kind != "penalty" for name in schema.fields}
     for query, shape in vocabulary.shared()["queries"].items():
         words |= {query, *shape["facts"], *shape["answer"]}
