@@ -66,7 +66,9 @@ def test_a_switch_to_spanish_sticks_across_a_restart(browser, static_server):
         # back to the browser's language
         again.select_option("#language", "browser")
         again.wait_for_function("document.documentElement.lang === 'de'")
-        assert again.text_content("main h1") == catalog("de")["Event"]
+        again.wait_for_function("(t) => document.querySelector('main h1')?.textContent === t",
+                                arg=catalog("de")["Event"])
+        assert again.input_value("#language") == "browser"
     finally:
         ctx.close()
 
@@ -84,5 +86,31 @@ def test_a_german_phone_lists_the_policy_s_infractions_in_german(browser, static
             button = page.locator(f"[data-infraction={infraction['id']}]")
             assert german in button.inner_text(), (german, button.inner_text())
             assert infraction["name"] not in button.inner_text()
+    finally:
+        ctx.close()
+
+
+def test_a_german_players_page_reads_german_with_the_engine_s_german_lines(browser, flask_server):
+    from shared_rules import evaluate
+
+    de = catalog("de")
+    event = flask_server.make_event("yugioh", "tier1", round_minutes=45)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE, locale="de-DE")
+    try:
+        page = ctx.new_page()
+        page.goto(flask_server.url + f"/#/event/{event['slug']}")
+        label = de["Round {round} · {state}"].replace("{round}", "1").replace("{state}", de["time left"])
+        page.wait_for_function("(t) => document.querySelector('#pub-label')?.textContent === t", arg=label)
+        assert page.evaluate("document.documentElement.lang") == "de"
+        page.wait_for_selector("#pub-at-time li")
+        want = evaluate({"ruleset": "yugioh", "query": "time_call", "language": "de",
+                         "event": {"level": "tier1", "stage": "swiss", "games_per_match": 3, "round_minutes": 45},
+                         "facts": {}})
+        assert page.locator("#pub-at-time li").all_text_contents() == want["explain"]
+        english = evaluate({"ruleset": "yugioh", "query": "time_call",
+                            "event": {"level": "tier1", "stage": "swiss", "games_per_match": 3, "round_minutes": 45},
+                            "facts": {}})
+        assert want["explain"] != english["explain"]
     finally:
         ctx.close()
