@@ -5,7 +5,7 @@ and overrides the browser's; every text checked here is read from the catalogs, 
 import json
 
 from .conftest import DIST, PHONE
-from .helpers import standalone
+from .helpers import axe_violations, standalone
 
 CATALOGS = DIST / "i18n"
 
@@ -38,6 +38,8 @@ def test_a_german_phone_gets_german_screens_and_lang_de(browser, static_server):
         assert page.input_value("#language") == "browser"
         assert page.locator("#language option[value=browser]").text_content() == \
             de["As the browser ({language})"].replace("{language}", "Deutsch")
+        # the German screen keeps the accessibility checks (names, lang of each language's option)
+        assert axe_violations(page) == []
     finally:
         ctx.close()
 
@@ -86,6 +88,7 @@ def test_a_german_phone_lists_the_policy_s_infractions_in_german(browser, static
             button = page.locator(f"[data-infraction={infraction['id']}]")
             assert german in button.inner_text(), (german, button.inner_text())
             assert infraction["name"] not in button.inner_text()
+        assert axe_violations(page) == []
     finally:
         ctx.close()
 
