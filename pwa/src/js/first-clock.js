@@ -40,8 +40,20 @@ export function openPage() {
     // No code (offline with no copy of it): the page stays as drawn, the first clock ticking.
     console.warn(`the app's code could not load: ${err.message}`);
   });
-  if (drew) requestAnimationFrame(() => setTimeout(load, 0));
-  else load();
+  if (!drew) {
+    load();
+    return;
+  }
+  // After the next frame; a page opened in the background gets no frames, so at the latest
+  // after 100 ms.
+  let started = false;
+  const once = () => {
+    if (started) return;
+    started = true;
+    load();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 100);
 }
 
 /** Draw the kept round's time left into <main> when the page opens on the clock screen, and
