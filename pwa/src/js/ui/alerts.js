@@ -16,6 +16,7 @@ export const ALERT_CHOICES = [15, 10, 5, 1, 0];
 export const alertLog = { tones: 0, vibrations: 0, notifications: [] };
 
 let timer = null;
+let said = null; // what the banner shows: its text, or a function giving it in the language shown
 let audio = null;
 let sound = true;
 let minutes = [5, 0];
@@ -106,9 +107,12 @@ export async function notify(title, body, tag) {
 }
 
 /** Show `text` in the alert banner for `ms` milliseconds, with tone and vibration; with
- * `system: {title, tag}` also a system notification. */
+ * `system: {title, tag}` also a system notification. `text` may be a function giving the
+ * text (a message of i18n.js): then the banner follows a change of language while it shows. */
 export function showAlert(text, { ms = 20000, system = null } = {}) {
   const el = document.getElementById("alert-bar");
+  said = text;
+  text = typeof said === "function" ? said() : said;
   document.getElementById("alert").textContent = text;
   el.hidden = false;
   // A tap anywhere on the banner or its button (the keyboard's way) dismisses it.
@@ -123,6 +127,17 @@ export function showAlert(text, { ms = 20000, system = null } = {}) {
   timer = setTimeout(() => { el.hidden = true; }, ms);
 }
 
+// A change of language: main.js loads the new catalog, then sets <html lang> (lang.js
+// applyLanguage); a banner still showing is written again once that is done.
+window.addEventListener("judge-language", () => {
+  const watch = new MutationObserver(() => {
+    watch.disconnect();
+    const el = document.getElementById("alert-bar");
+    if (typeof said === "function" && el && !el.hidden) document.getElementById("alert").textContent = said();
+  });
+  watch.observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
+});
+
 /** Check the round against the chosen minutes now: an alert fires once per round and
  * minute, within 30 s after that minute is reached while the round runs. */
 let last = null; // {round: "<event>:<round number>", state: "paused" | "running"} as last seen
@@ -134,9 +149,10 @@ export function checkTimeAlerts() {
   const now = left && (left.state === "paused" || left.state === "running")
     ? { round: `${app.session?.event?.slug}:${round.number}`, state: left.state } : null;
   if (now && last && now.round === last.round && now.state !== last.state) {
-    showAlert(now.state === "paused" ? t("Round {round} is paused: the clock is stopped.", { round: round.number })
-      : t("Round {round} runs again.", { round: round.number }),
-    { system: { title: t("Round clock"), tag: `pause-${round.number}` } });
+    const number = round.number;
+    showAlert(now.state === "paused" ? () => t("Round {round} is paused: the clock is stopped.", { round: number })
+      : () => t("Round {round} runs again.", { round: number }),
+    { system: { title: t("Round clock"), tag: `pause-${number}` } });
   }
   last = now;
   if (!left || left.state !== "running") return;
@@ -144,9 +160,10 @@ export function checkTimeAlerts() {
     const key = `${app.session?.event?.slug}:${round.number}:${m}`;
     if (left.remaining_ms <= m * 60000 && left.remaining_ms > m * 60000 - 30000 && !fired.has(key)) {
       fired.add(key);
-      const text = m === 0 ? t("Time! Round {round} is over.", { round: round.number })
-        : tn("{count} minute left in round {round}.", "{count} minutes left in round {round}.", m, { round: round.number });
-      showAlert(text, { system: { title: t("Round clock"), tag: `time-${round.number}` } });
+      const number = round.number;
+      const text = m === 0 ? () => t("Time! Round {round} is over.", { round: number })
+        : () => tn("{count} minute left in round {round}.", "{count} minutes left in round {round}.", m, { round: number });
+      showAlert(text, { system: { title: t("Round clock"), tag: `time-${number}` } });
     }
     if (left.remaining_ms > m * 60000) fired.delete(key);
   }
