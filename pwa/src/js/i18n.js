@@ -12,8 +12,11 @@ import { language } from "./lang.js";
 
 let shown = "en";
 let messages = {};
-let plurals = new Intl.PluralRules("en");
-let numbers = new Intl.NumberFormat("en", { useGrouping: false });
+// Built when first needed: the first Intl object of a page costs tens of milliseconds on a
+// slow phone, and the first clock (first-clock.js, with clock.js and this module) paints
+// before any is needed.
+let plurals = null;
+let numbers = null;
 
 /** The language whose catalog is loaded ("en" when none is). */
 export function messagesLanguage() {
@@ -37,8 +40,8 @@ export async function loadMessages(code = language()) {
   }
   messages = loaded;
   shown = code;
-  plurals = new Intl.PluralRules(code);
-  numbers = new Intl.NumberFormat(code, { useGrouping: false });
+  plurals = null;
+  numbers = null;
   return code;
 }
 
@@ -47,7 +50,9 @@ function filled(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => {
     if (!Object.hasOwn(params, name)) return whole;
     const value = params[name];
-    return typeof value === "number" && Number.isFinite(value) ? numbers.format(value) : String(value ?? "");
+    if (!(typeof value === "number" && Number.isFinite(value))) return String(value ?? "");
+    numbers ??= new Intl.NumberFormat(shown, { useGrouping: false });
+    return numbers.format(value);
   });
 }
 
@@ -70,6 +75,7 @@ export function t(message, params) {
 export function tn(one, other, count, params) {
   const all = { count, ...params };
   const entry = messages[other];
+  plurals ??= new Intl.PluralRules(shown);
   const category = plurals.select(Number(count));
   if (entry && typeof entry === "object") {
     const text = entry[category] || entry.other;

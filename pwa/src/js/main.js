@@ -8,7 +8,7 @@ import { loadOffset } from "./servertime.js";
 import { clockNews, keepFresh, loadClock, refreshClock, stopPolling } from "./clockdata.js";
 import { openStream, pushState } from "./push.js";
 import { callsState, fetchCalls, resetCalls } from "./calls.js";
-import { alertLog, loadAlertSettings, startTimeAlerts } from "./ui/alerts.js";
+import { alertLog, loadAlertSettings, redrawAlert, startTimeAlerts } from "./ui/alerts.js";
 import { draw as drawCalls, startCallsPanel } from "./ui/calls.js";
 import { startSync, syncNow, syncState, stopSync } from "./sync.js";
 import { api } from "./api.js";
@@ -125,6 +125,7 @@ window.addEventListener("judge-language", async () => {
     app.session ? useRuleset(app.session.event.ruleset) : null]);
   app.rulesets = rulesets;
   renderStatus();
+  redrawAlert();
   drawCalls();
   render();
 });

@@ -127,16 +127,12 @@ export function showAlert(text, { ms = 20000, system = null } = {}) {
   timer = setTimeout(() => { el.hidden = true; }, ms);
 }
 
-// A change of language: main.js loads the new catalog, then sets <html lang> (lang.js
-// applyLanguage); a banner still showing is written again once that is done.
-window.addEventListener("judge-language", () => {
-  const watch = new MutationObserver(() => {
-    watch.disconnect();
-    const el = document.getElementById("alert-bar");
-    if (typeof said === "function" && el && !el.hidden) document.getElementById("alert").textContent = said();
-  });
-  watch.observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
-});
+/** Write the banner again in the language shown, when it still shows a message given as a
+ * function (main.js calls this once a newly chosen language's catalog is loaded). */
+export function redrawAlert() {
+  const el = document.getElementById("alert-bar");
+  if (typeof said === "function" && el && !el.hidden) document.getElementById("alert").textContent = said();
+}
 
 /** Check the round against the chosen minutes now: an alert fires once per round and
  * minute, within 30 s after that minute is reached while the round runs. */
