@@ -12,6 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { zipSync } from "fflate";
@@ -143,16 +144,27 @@ async function build() {
   fs.writeFileSync(path.join(rulesDir, "index.json"),
     JSON.stringify(Object.values(rulesets).map((file) => entryOf(readJSON(file)))));
   fs.copyFileSync(path.join(rulesPkg, "queries.json"), path.join(rulesDir, "queries.json"));
-  // The same in each other language (<name>.<language>.json, index.<language>.json), translated
+  // Each other language's words in one file, dist/i18n/<language>.json (one request, so a first
+  // visit on a slow link fetches five files for them, not thirty): the app's message catalog
+  // (src/i18n) and, under "rules", every ruleset, queries.json and the ruleset index translated
   // by the engine's own code (python -m shared_rules texts: standard library only, so any
-  // Python 3 runs it), for a language chosen or switched offline.
-  execFileSync(python(), ["-m", "shared_rules", "texts", "--out", rulesDir],
-    { cwd: root, env: { ...process.env, PYTHONPATH: root }, stdio: ["ignore", "inherit", "inherit"] });
-  for (const language of APP_LANGUAGES) {
-    fs.writeFileSync(path.join(rulesDir, `index.${language}.json`), JSON.stringify(
-      Object.keys(rulesets).map((id) => entryOf(readJSON(path.join(rulesDir, `${id}.${language}.json`))))));
+  // Python 3 runs it). Precached, so a language can be switched offline.
+  const texts = fs.mkdtempSync(path.join(os.tmpdir(), "judge-texts-"));
+  try {
+    execFileSync(python(), ["-m", "shared_rules", "texts", "--out", texts],
+      { cwd: root, env: { ...process.env, PYTHONPATH: root }, stdio: ["ignore", "inherit", "inherit"] });
+    for (const language of APP_LANGUAGES) {
+      const file = path.join(dist, "i18n", `${language}.json`);
+      const catalog = fs.existsSync(file) ? readJSON(file) : { language, messages: {} };
+      const rules = { queries: readJSON(path.join(texts, `queries.${language}.json`)) };
+      for (const id of Object.keys(rulesets)) rules[id] = readJSON(path.join(texts, `${id}.${language}.json`));
+      rules.index = Object.keys(rulesets).map((id) => entryOf(rules[id]));
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify({ ...catalog, rules }));
+    }
+  } finally {
+    fs.rmSync(texts, { recursive: true, force: true });
   }
-
 
   // The build's version: a hash of every file the service worker will precache. A memory
   // snapshot of the interpreter can be restored only while its heap fits the runtime's

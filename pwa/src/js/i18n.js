@@ -12,6 +12,8 @@ import { language } from "./lang.js";
 
 let shown = "en";
 let messages = {};
+let rules = {}; // the rule data in the language loaded (build.mjs adds it to each catalog)
+let loading = Promise.resolve("en");
 // Built when first needed: the first Intl object of a page costs tens of milliseconds on a
 // slow phone, and the first clock (first-clock.js, with clock.js and this module) paints
 // before any is needed.
@@ -26,19 +28,35 @@ export function messagesLanguage() {
 /** Load the catalog of `code` (default: the language shown) so t and tn answer in it; "en"
  * needs none. Resolves to the language loaded: English when the catalog cannot be read
  * (offline and not cached), so the app never waits on it or breaks. */
-export async function loadMessages(code = language()) {
+export function loadMessages(code = language()) {
+  loading = load(code);
+  return loading;
+}
+
+/** The rule data `name` (a ruleset id, "queries" or "index") in the language loaded, from its
+ * catalog; null in English or where the catalog has none (the English files serve). Waits for
+ * a catalog still loading. */
+export async function translatedRules(name) {
+  await loading;
+  return shown !== "en" && Object.hasOwn(rules, name) ? rules[name] : null;
+}
+
+async function load(code) {
   let loaded = {};
+  let loadedRules = {};
   if (code !== "en") {
     try {
       const reply = await fetch(`i18n/${code}.json`);
       if (!reply.ok) throw new Error(`HTTP ${reply.status}`);
       const catalog = await reply.json();
       loaded = catalog && typeof catalog.messages === "object" && catalog.messages ? catalog.messages : {};
+      loadedRules = catalog && typeof catalog.rules === "object" && catalog.rules ? catalog.rules : {};
     } catch {
       code = "en";
     }
   }
   messages = loaded;
+  rules = loadedRules;
   shown = code;
   plurals = null;
   numbers = null;

@@ -2,7 +2,7 @@
 // worker, the Python worker and the network, none of which the screen waits for.
 import { engineState, ready, startEngine } from "./engine.js";
 import { offline, startOffline } from "./offline.js";
-import { app, appJSON, followEvent, rulesFile, saveSession, useRuleset } from "./state.js";
+import { app, followEvent, ruleData, saveSession, useRuleset } from "./state.js";
 import * as store from "./store.js";
 import { loadOffset } from "./servertime.js";
 import { clockNews, keepFresh, loadClock, refreshClock, stopPolling } from "./clockdata.js";
@@ -121,7 +121,7 @@ async function showLanguage() {
 
 window.addEventListener("judge-language", async () => {
   // the rule texts in the new language too (rules/<name>.<language>.json)
-  const [, rulesets] = await Promise.all([showLanguage(), appJSON(rulesFile("index")).catch(() => app.rulesets),
+  const [, rulesets] = await Promise.all([showLanguage(), ruleData("index").catch(() => app.rulesets),
     app.session ? useRuleset(app.session.event.ruleset) : null]);
   app.rulesets = rulesets;
   renderStatus();
@@ -145,11 +145,13 @@ async function boot() {
 
   const publicPage = location.hash.startsWith("#/event/");
   preloadScreen();
-  // The query words every judge's screen reads, fetched while the session is read.
-  if (!publicPage) appJSON(rulesFile("queries")).catch(() => {});
+  // The language's catalog first (it carries the rule data in that language), then the query
+  // words every judge's screen reads, fetched while the session is read.
+  const shownLanguage = showLanguage();
+  if (!publicPage) ruleData("queries").catch(() => {});
   const kept = Promise.all([
-    loadOffset(), appJSON(rulesFile("index")).catch(() => []), publicPage ? null : store.get("session"),
-    showLanguage()]);
+    loadOffset(), ruleData("index").catch(() => []), publicPage ? null : store.get("session"),
+    shownLanguage]);
   // A page the service worker controls has the Python runtime in the offline copy: Python's
   // worker, started by index.html as the page opened (on another core, while the page loads
   // its code and reads its kept data), is taken over now. On a first visit Python starts once

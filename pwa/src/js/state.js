@@ -3,8 +3,7 @@
 import * as store from "./store.js";
 import { recordAdded, resetCursor } from "./sync.js";
 import { serverNow } from "./servertime.js";
-import { t } from "./i18n.js";
-import { language as chosenLanguage } from "./lang.js";
+import { t, translatedRules } from "./i18n.js";
 
 export const app = {
   session: null,   // {token, device_id, role, judge_name, event: {slug, name, ruleset, level, stage, games_per_match, round_minutes}} or {standalone: true, ...}
@@ -26,17 +25,16 @@ export async function appJSON(path) {
   return jsonCache.get(path);
 }
 
-/** The app's file of rule data `name` (a ruleset id, "queries" or "index") in the language
- * shown: rules/<name>.json in English, rules/<name>.<language>.json otherwise (the build
- * writes them with the engine's translations; an untranslated text is its English). */
-export function rulesFile(name) {
-  const language = chosenLanguage();
-  return language === "en" ? `rules/${name}.json` : `rules/${name}.${language}.json`;
+/** The rule data `name` (a ruleset id, "queries" or "index") in the language shown: the
+ * translated copy the language's catalog carries (i18n.js translatedRules), else the English
+ * file rules/<name>.json. */
+export async function ruleData(name) {
+  return (await translatedRules(name)) ?? appJSON(`rules/${name}.json`);
 }
 
 /** Load the rule texts of a ruleset and the query vocabulary, in the language shown. */
 export async function useRuleset(id) {
-  [app.ruleset, app.queries] = await Promise.all([appJSON(rulesFile(id)), appJSON(rulesFile("queries"))]);
+  [app.ruleset, app.queries] = await Promise.all([ruleData(id), ruleData("queries")]);
   return app.ruleset;
 }
 

@@ -1,7 +1,7 @@
 // Join: type (or scan) the event's join code, or use a ruleset on its own without a server.
 import { append, h } from "../dom.js";
 import { api } from "../api.js";
-import { app, appJSON, eventRecords, rulesFile } from "../state.js";
+import { app, eventRecords, ruleData } from "../state.js";
 import { openSession } from "../main.js";
 import { render as redraw } from "../router.js";
 import * as store from "../store.js";
@@ -79,7 +79,7 @@ export async function render(main, [codeArg]) {
   const levelSel = h("select", { id: "standalone-level" });
   const levelLabel = h("label", { for: "standalone-level" }, t("Level"));
   // The stages every policy shares, named in queries.json.
-  const stage = (await appJSON(rulesFile("queries")).catch(() => null))?.event?.stage;
+  const stage = (await ruleData("queries").catch(() => null))?.event?.stage;
   const stageSel = h("select", { id: "standalone-stage" },
     (stage?.values || ["swiss"]).map((v) => h("option", { value: v }, stage?.names?.[v] || v)));
   const fillLevels = () => {

@@ -4,7 +4,7 @@
 // No login; shows nothing personal. The clock follows the push stream, polling when it is down.
 import { append, h, fill } from "../dom.js";
 import { api } from "../api.js";
-import { appJSON, rulesFile } from "../state.js";
+import { ruleData } from "../state.js";
 import { language } from "../lang.js";
 import { ruleItems } from "./rule-text.js";
 import * as store from "../store.js";
@@ -47,7 +47,7 @@ export async function render(main, [slug, sub, tableArg]) {
   async function drawRules() {
     if (!clock?.event || rulesFor === clock.event.ruleset) return;
     rulesFor = clock.event.ruleset;
-    const ruleset = await appJSON(rulesFile(clock.event.ruleset)).catch(() => null);
+    const ruleset = await ruleData(clock.event.ruleset).catch(() => null);
     if (!ruleset) return;
     const level = (ruleset.levels || []).find((l) => l.id === clock.event.level);
     // The rule data marks the topics meant for players (the clock, what happens at time).

@@ -4,7 +4,7 @@
 // A call while the table's call is still open gets that same call back (one call per table).
 import { h, fill } from "../dom.js";
 import { api } from "../api.js";
-import { appJSON, rulesFile } from "../state.js";
+import { ruleData } from "../state.js";
 import { tableProblem } from "../checks.js";
 import { t } from "../i18n.js";
 
@@ -54,7 +54,7 @@ export function tableCall(slug, table) {
     let names = {};
     try {
       [policy, names] = await Promise.all([api(`${base}/policy`, { timeoutMs: 8000 }),
-        appJSON(rulesFile("queries")).then((q) => q.queries?.judge_call?.facts?.caller?.names ?? {}, () => ({}))]);
+        ruleData("queries").then((q) => q.queries?.judge_call?.facts?.caller?.names ?? {}, () => ({}))]);
     } catch {
       fill(policyEl, h("p", { class: "muted" }, t("Who may call a judge could not be read; you may still try.")));
       return;
