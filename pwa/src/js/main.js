@@ -120,7 +120,7 @@ async function showLanguage() {
 }
 
 window.addEventListener("judge-language", async () => {
-  // the rule texts in the new language too (rules/<name>.<language>.json)
+  // the rule texts in the new language too (they come with its catalog, i18n.js translatedRules)
   const [, rulesets] = await Promise.all([showLanguage(), ruleData("index").catch(() => app.rulesets),
     app.session ? useRuleset(app.session.event.ruleset) : null]);
   app.rulesets = rulesets;
