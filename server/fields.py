@@ -9,6 +9,7 @@ import math
 import numbers
 import unicodedata
 
+from markupsafe import Markup
 from marshmallow import ValidationError, fields
 
 MAX_BIGINT = 2**63 - 1  # the database's largest integer (sequence numbers, ids, times)
@@ -30,10 +31,13 @@ def text_problem(value: str, multiline: bool = False) -> str | None:
 
 def clean_text(value: str) -> str:
     """`value` with lone surrogates and NUL replaced by U+FFFD, so it can always be written
-    as UTF-8 (pages, CSV); for showing stored text, never for storing it."""
+    as UTF-8 (pages, CSV); for showing stored text, never for storing it. Markup (text the
+    page marked safe) is returned as Markup."""
     if value.isascii() and "\0" not in value:
         return value
-    return "".join("\ufffd" if ch == "\0" or "\ud800" <= ch <= "\udfff" else ch for ch in value)
+    cleaned = "".join("\ufffd" if ch == "\0" or "\ud800" <= ch <= "\udfff" else ch for ch in value)
+    # markup the page marked safe (a translated sentence with <code> in it) stays markup
+    return Markup(cleaned) if isinstance(value, Markup) else cleaned
 
 
 class Text(fields.String):

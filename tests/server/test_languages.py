@@ -99,3 +99,13 @@ def test_the_api_answers_in_english_whatever_the_browser_asks(app):
     with app.test_request_context("/api/x", headers=GERMAN):
         body = error_response(409, lazy_gettext("round %(number)s has not ended", number=2)).get_json()
     assert body == {"error": {"code": "conflict", "message": "round 2 has not ended"}}
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "it", "es", "pt"])
+def test_translated_sentences_with_markup_keep_it(organiser, event_slug, language):
+    page = organiser.get(f"/organiser/events/{event_slug}",
+                         headers={"Accept-Language": language}).get_data(as_text=True)
+    assert html_lang(page) == language
+    for tag in ("strong", "code"):
+        assert f"&lt;{tag}&gt;" not in page, tag
+    assert "<strong>" in page

@@ -79,6 +79,8 @@ export function drawFirstClock() {
     } catch {
       return false;
     }
+    // a copy whose numbers make no sane clock (not finite, a week or more away) draws nothing
+    if (left && !(Number.isFinite(left.remaining_ms) && Math.abs(left.remaining_ms) < 7 * 86400000)) return false;
     const face = clockFace(left);
     if (time.textContent !== face.time) time.textContent = face.time;
     time.classList.toggle("over", Boolean(left && left.remaining_ms < 0));
