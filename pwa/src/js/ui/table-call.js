@@ -29,7 +29,7 @@ export function tableCall(slug, table) {
   const base = `/api/events/${encodeURIComponent(slug)}/calls`;
   const policyEl = h("div", { id: "call-policy" });
   const reasonSel = h("select", { id: "call-reason" }, h("option", { value: "" }, t("No reason given")));
-  const callerSel = h("select", { id: "call-caller" });
+  const callerSel = h("select", { id: "call-caller", hidden: true }); // shown with its label once the policy is known
   const callerLabel = h("label", { for: "call-caller", hidden: true }, t("Who is calling"));
   const button = h("button", { type: "submit", id: "call-btn", class: "big" }, t("Call a judge"));
   const statusEl = h("p", { id: "call-status", class: "state", "aria-live": "assertive" });
