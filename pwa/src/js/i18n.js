@@ -20,11 +20,6 @@ let loading = Promise.resolve("en");
 let plurals = null;
 let numbers = null;
 
-/** The language whose catalog is loaded ("en" when none is). */
-export function messagesLanguage() {
-  return shown;
-}
-
 /** Load the catalog of `code` (default: the language shown) so t and tn answer in it; "en"
  * needs none. Resolves to the language loaded: English when the catalog cannot be read
  * (offline and not cached), so the app never waits on it or breaks. */
