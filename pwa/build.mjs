@@ -19,6 +19,7 @@ import { zipSync } from "fflate";
 import { bundleApp } from "./build/app-bundle.mjs";
 import { compressCopies } from "./build/compress.mjs";
 import { writeServiceWorker } from "./build/service-worker.mjs";
+import { LANGUAGES as CATALOG_LANGUAGES } from "./build/messages.mjs";
 import { trimStdlib } from "./build/stdlib.mjs";
 import { initialMemoryBytes } from "./build/wasm-memory.mjs";
 
@@ -57,8 +58,6 @@ function walk(dir, base = dir) {
   return files.sort();
 }
 
-// The languages other than English the app's rule texts come in (shared_rules/translations.py).
-const APP_LANGUAGES = ["de", "fr", "it", "es", "pt"];
 
 /** The Python that runs the engine's CLI: $PYTHON, else the project's virtualenv, else python3. */
 function python() {
@@ -153,7 +152,7 @@ async function build() {
   try {
     execFileSync(python(), ["-m", "shared_rules", "texts", "--out", texts],
       { cwd: root, env: { ...process.env, PYTHONPATH: root }, stdio: ["ignore", "inherit", "inherit"] });
-    for (const language of APP_LANGUAGES) {
+    for (const language of CATALOG_LANGUAGES) {
       const file = path.join(dist, "i18n", `${language}.json`);
       const catalog = fs.existsSync(file) ? readJSON(file) : { language, messages: {} };
       const rules = { queries: readJSON(path.join(texts, `queries.${language}.json`)) };

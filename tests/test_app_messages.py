@@ -25,6 +25,10 @@ def report(*args: str) -> tuple[int, dict]:
 def test_the_sources_have_messages_and_every_call_is_readable():
     code, out = report()
     assert out["problems"] == []
+    # the app's languages (js/lang.js) are the engine's (shared_rules/translations.py)
+    from shared_rules import translations
+
+    assert out["languages"] == [code for code in translations.LANGUAGES if code != translations.ENGLISH] == LANGUAGES
     messages = out["messages"]
     # the status line, the screens' names and the Event screen's settings are among them
     for english in ["Ready offline", "Clock", "Penalty", "Language", "Skip to content"]:

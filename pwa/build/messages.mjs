@@ -13,11 +13,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_LANGUAGE, LANGUAGES as APP_LANGUAGES } from "../src/js/lang.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const src = path.join(here, "..", "src");
 let catalogs = path.join(src, "i18n");
-export const LANGUAGES = ["de", "fr", "it", "es", "pt"];
+// The languages with a catalog: every language of the app (js/lang.js, their one list) but English.
+export const LANGUAGES = Object.keys(APP_LANGUAGES).filter((code) => code !== DEFAULT_LANGUAGE);
 
 const LITERAL = String.raw`"(?:[^"\\\n]|\\.)*"`;
 const CALL_T = new RegExp(String.raw`(?<![\w$.])t\(\s*(${LITERAL})`, "g");
@@ -151,7 +153,7 @@ function main(argv) {
   const reports = LANGUAGES.map((code) => checkCatalog(code, messages));
   const allProblems = [...problems, ...reports.flatMap((r) => r.problems)];
   if (argv.includes("--json")) {
-    console.log(JSON.stringify({ messages, problems, catalogs: reports }, null, 1));
+    console.log(JSON.stringify({ languages: LANGUAGES, messages, problems, catalogs: reports }, null, 1));
   } else {
     console.log(`${Object.keys(messages).length} messages in the sources`);
     for (const r of reports) {
