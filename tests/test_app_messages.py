@@ -28,7 +28,7 @@ def test_the_sources_have_messages_and_every_call_is_readable():
     # the app's languages (js/lang.js) are the engine's (shared_rules/translations.py)
     from shared_rules import translations
 
-    assert out["languages"] == [code for code in translations.LANGUAGES if code != translations.ENGLISH] == LANGUAGES
+    assert out["languages"] == [lang for lang in translations.LANGUAGES if lang != translations.ENGLISH] == LANGUAGES
     messages = out["messages"]
     # the status line, the screens' names and the Event screen's settings are among them
     for english in ["Ready offline", "Clock", "Penalty", "Language", "Skip to content"]:
