@@ -66,6 +66,25 @@ export function clockFace(left) {
   return { time: formatLeft(left.remaining_ms), state: t("time left"), phase: "running" };
 }
 
+/** Show `left` (roundLeft's answer) on a clock: its time in `timeEl` (with data-remaining-ms
+ * while there is a round, class "over" once time is up) and its phase on the section around
+ * it (data-phase, classes "paused" and "over"). The Clock screen, the players' page and the
+ * first clock drawn as the page opens share it. Returns clockFace(left). */
+export function showFace(timeEl, left) {
+  const face = clockFace(left);
+  const section = timeEl.parentElement;
+  if (section) {
+    section.dataset.phase = face.phase;
+    section.classList.toggle("paused", face.phase === "paused");
+    section.classList.toggle("over", face.phase === "over");
+  }
+  if (timeEl.textContent !== face.time) timeEl.textContent = face.time;
+  timeEl.classList.toggle("over", Boolean(left && left.remaining_ms < 0));
+  if (left) timeEl.dataset.remainingMs = String(Math.round(left.remaining_ms));
+  else delete timeEl.dataset.remainingMs;
+  return face;
+}
+
 /** "last clock news 3 min ago" once `ageMs` passes STALE_NEWS_MS, else "". */
 export function staleText(ageMs) {
   if (ageMs == null || ageMs < STALE_NEWS_MS) return "";

@@ -6,7 +6,7 @@
 // what it drew (same look, same clock.js arithmetic) as soon as it is up. Shown only on the
 // clock screen of a judge's phone that has joined an event (or uses a policy on its own):
 // leaving the event, or an event with no round, removes the copy.
-import { clockFace, roundLeft } from "./clock.js";
+import { roundLeft, showFace } from "./clock.js";
 
 const KEY = "judge-first-clock";
 
@@ -81,11 +81,7 @@ export function drawFirstClock() {
     }
     // a copy whose numbers make no sane clock (not finite, a week or more away) draws nothing
     if (left && !(Number.isFinite(left.remaining_ms) && Math.abs(left.remaining_ms) < 7 * 86400000)) return false;
-    const face = clockFace(left);
-    if (time.textContent !== face.time) time.textContent = face.time;
-    time.classList.toggle("over", Boolean(left && left.remaining_ms < 0));
-    section.classList.toggle("paused", face.phase === "paused");
-    section.classList.toggle("over", face.phase === "over");
+    showFace(time, left);
     return true;
   }
   if (!tick()) return false;

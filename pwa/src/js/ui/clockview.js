@@ -3,7 +3,7 @@
 import { append, h, fill } from "../dom.js";
 import { ruleItems } from "./rule-text.js";
 import { app, addRecord, currentTables, eventRecords, playerName, request } from "../state.js";
-import { clockFace, formatLeft, roundLeft, staleText, tableLeft, timeOfDay } from "../clock.js";
+import { formatLeft, roundLeft, showFace, staleText, tableLeft, timeOfDay } from "../clock.js";
 import { serverNow } from "../servertime.js";
 import { clockEvents, clockNewsAge, endLocalRound, startLocalRound } from "../clockdata.js";
 import { evaluate } from "../engine.js";
@@ -239,25 +239,16 @@ export async function render(main) {
   function tick() {
     const round = app.clock?.round;
     const left = roundLeft(round, serverNow());
-    const face = clockFace(left);
-    const section = timeEl.parentElement;
-    section.dataset.phase = face.phase;
-    section.classList.toggle("paused", face.phase === "paused");
-    section.classList.toggle("over", face.phase === "over");
+    const face = showFace(timeEl, left);
     const stale = app.session.standalone ? "" : staleText(clockNewsAge());
     if (staleEl.textContent !== stale) staleEl.textContent = stale;
     if (!left) {
-      timeEl.textContent = face.time;
       labelEl.textContent = t("No round running");
       stateEl.textContent = "";
-      delete timeEl.dataset.remainingMs;
       return;
     }
-    timeEl.dataset.remainingMs = String(Math.round(left.remaining_ms));
-    if (face.time !== timeEl.textContent) timeEl.textContent = face.time;
     const said = face.phase === "running" ? "" : face.state;
     if (stateEl.textContent !== said) stateEl.textContent = said;
-    timeEl.classList.toggle("over", left.remaining_ms < 0);
     for (const [n, minutes] of tableMinutes) {
       if (results.has(n)) continue;
       const el = tablesEl.querySelector(`li[data-table="${n}"] .left`);

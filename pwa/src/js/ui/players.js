@@ -9,7 +9,7 @@ import { language } from "../lang.js";
 import { ruleItems } from "./rule-text.js";
 import * as store from "../store.js";
 import { measureOffset, serverNow } from "../servertime.js";
-import { clockFace, roundLeft, staleText, timeOfDay } from "../clock.js";
+import { roundLeft, showFace, staleText, timeOfDay } from "../clock.js";
 import { openStream, pushState } from "../push.js";
 import { tableCall, tableNumber } from "./table-call.js";
 import { LIMITS } from "../checks.js";
@@ -101,16 +101,10 @@ export async function render(main, [slug, sub, tableArg]) {
     if (left && ext && left.state !== "ended") {
       left = { ...left, remaining_ms: left.remaining_ms + ext * 60000, end_ms: left.end_ms && left.end_ms + ext * 60000 };
     }
-    const face = clockFace(left);
-    const section = time.parentElement;
-    section.dataset.phase = face.phase;
-    section.classList.toggle("paused", face.phase === "paused");
-    section.classList.toggle("over", face.phase === "over");
+    const face = showFace(time, left);
     const old = staleText(newsMs == null ? null : Date.now() - newsMs);
     if (stale.textContent !== old) stale.textContent = old;
-    if (!left) { label.textContent = t("No round running"); time.textContent = face.time; state.textContent = ""; return; }
-    time.dataset.remainingMs = String(Math.round(left.remaining_ms));
-    time.textContent = face.time;
+    if (!left) { label.textContent = t("No round running"); state.textContent = ""; return; }
     state.textContent = face.phase === "running" ? "" : face.state;
     label.textContent = table
       ? t("Round {round} · table {table} · {state}", { round: clock.round.number, table, state: roundState(left.state) })
