@@ -19,14 +19,20 @@ def nav_texts(page) -> dict:
             for a in page.locator("#nav a").all()}
 
 
+def open_event_screen(ctx, url):
+    """A page of `ctx` on the Event screen, drawn in German (the context's browser language)."""
+    page = ctx.new_page()
+    page.goto(url + "/#/join")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.wait_for_selector("main[data-screen=join] h1")
+    return page
+
+
 def test_a_german_phone_gets_german_screens_and_lang_de(browser, static_server):
     de = catalog("de")
     ctx = browser.new_context(viewport=PHONE, locale="de-DE")
     try:
-        page = ctx.new_page()
-        page.goto(static_server.url + "/#/join")
-        page.wait_for_function("document.documentElement.lang === 'de'")
-        page.wait_for_selector("main[data-screen=join] h1")
+        page = open_event_screen(ctx, static_server.url)
         assert page.text_content("main h1") == de["Event"] != "Event"
         assert nav_texts(page) == {
             "clock": de["Clock"], "time": de["Time!"], "penalty": de["Penalty"],
@@ -48,9 +54,7 @@ def test_a_switch_to_spanish_sticks_across_a_restart(browser, static_server):
     es = catalog("es")
     ctx = browser.new_context(viewport=PHONE, locale="de-DE")
     try:
-        page = ctx.new_page()
-        page.goto(static_server.url + "/#/join")
-        page.wait_for_function("document.documentElement.lang === 'de'")
+        page = open_event_screen(ctx, static_server.url)
         page.select_option("#language", "es")
         page.wait_for_function("document.documentElement.lang === 'es'")
         page.wait_for_function("(t) => document.querySelector('main h1')?.textContent === t", arg=es["Event"])
