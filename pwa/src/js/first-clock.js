@@ -13,10 +13,15 @@ const KEY = "judge-first-clock";
 /** Keep the copy: `slug` (the event), `round` (app.clock.round, or null to drop the copy) and
  * `offsetMs` (servertime's offset to the server clock, ms). Never throws (storage blocked or
  * full: the page simply opens without it). */
+let kept; // the text last written (the clock is fetched every few seconds; most fetches change nothing)
+
 export function keepFirstClock(slug, round, offsetMs) {
+  const text = slug && round ? JSON.stringify({ slug, round, offset_ms: Number(offsetMs) || 0 }) : null;
+  if (text === kept) return;
   try {
-    if (!slug || !round) localStorage.removeItem(KEY);
-    else localStorage.setItem(KEY, JSON.stringify({ slug, round, offset_ms: Number(offsetMs) || 0 }));
+    if (text == null) localStorage.removeItem(KEY);
+    else localStorage.setItem(KEY, text);
+    kept = text;
   } catch { /* storage blocked or full */ }
 }
 

@@ -19,6 +19,7 @@ let loading = Promise.resolve("en");
 // before any is needed.
 let plurals = null;
 let numbers = null;
+const decimals = new Map(); // "<language>:<digits>" -> its Intl.NumberFormat (the download's MiB, often redrawn)
 
 /** Load the catalog of `code` (default: the language shown) so t and tn answer in it; "en"
  * needs none. Resolves to the language loaded: English when the catalog cannot be read
@@ -72,7 +73,11 @@ function filled(text, params) {
 /** `value` written with `digits` decimals in the language shown ("1.5" in English, "1,5" in
  * German). */
 export function decimal(value, digits = 1) {
-  return new Intl.NumberFormat(shown, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  const key = `${shown}:${digits}`;
+  if (!decimals.has(key)) {
+    decimals.set(key, new Intl.NumberFormat(shown, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  }
+  return decimals.get(key).format(value);
 }
 
 /** `message` (English, with `{name}` placeholders) in the language shown, filled from `params`
