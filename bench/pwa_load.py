@@ -192,6 +192,7 @@ def main() -> None:
                 ctx = launch()
                 page = ctx.pages[0] if ctx.pages else ctx.new_page()
                 page.goto(url + "/#/clock")
+                page.wait_for_function("() => window.judge")  # the app's code loads after the first clock
                 marks = page.evaluate(FIRST_ANSWER, REQUEST)
                 marks["bytes"] = httpd.bytes_sent - before
                 runs.append(marks)
