@@ -76,12 +76,19 @@ def load_case_files(paths: list[str | Path]) -> list[Case]:
 def mismatches(case: Case) -> list[tuple[str, Any, Any]]:
     """``[(key, expected, got)]`` for every expected key the answer gets wrong (empty: the case passes).
 
-    An engine error is reported as the key ``error`` with the error's message as ``got``.
+    An engine error is reported as the key ``error`` with the error's message as ``got``. A
+    case that expects ``refused`` (a field name: facts the engine must refuse as impossible
+    together, a query's ``checks``) passes only when the engine raises an error naming that field.
     """
+    refused = case.data["expect"].get("refused", MISSING)
     try:
         answer = evaluate(case.request)
     except RuleError as error:
+        if refused is not MISSING:
+            return [] if error.field == refused else [("refused", refused, error.field)]
         return [("error", "an answer", str(error))]
+    if refused is not MISSING:
+        return [("refused", refused, "an answer")]
     return [(key, want, answer.get(key, MISSING)) for key, want in case.data["expect"].items()
             if answer.get(key, MISSING) != want]
 

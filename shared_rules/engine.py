@@ -54,6 +54,10 @@ class Query:
         self.program = compiler.function(program.get("steps", []), f"queries.{name}.steps")
         self.check_facts = checker(words["facts"], "facts")
         self.groups = words["at_most_one_of"]
+        # (field, rules) of each check: the rules halt, saying why, when the facts cannot be so
+        self.checks = [(check["field"], compiler.function([{"when": check["when"], "explain": check["text"],
+                                                            "halt": True}], f"queries.{name}.checks[{check['id']}]"))
+                       for check in words["checks"]]
         self.defaults = {f: spec["default"] for f, spec in words["answer"].items() if "default" in spec}
         self.decisions = [f for f, spec in words["answer"].items() if spec.get("decides", True)] + ["stated"]
         self.infractions: dict[str, dict] = {}
@@ -71,6 +75,20 @@ class Query:
         self.start.update(self.defaults)
         self.container_defaults = [(f, v, copier(v)) for f, v in self.defaults.items() if type(v) in _CONTAINERS]
         self.container_fields = sorted(compiler.container_fields(self.defaults))  # the answer copies these
+
+    def refuse_impossible(self, event: dict, facts: dict) -> None:
+        """Raise RuleError (the check's text, its ``field``) for the first of the query's
+        ``checks`` (vocabulary.py) that holds; a check reading a fact not given does not apply."""
+        for field, rules in self.checks:
+            said: list[str] = []
+            try:
+                halted = rules(event, facts, {}, None, {}, said, {}, {}, [])
+            except MissingFact:
+                continue
+            except RuleError as error:
+                raise locate(error) from None
+            if halted:
+                raise RuleError(said[0].replace(translations.MARK, ""), field=field)
 
     def walk(self, event: dict, facts: dict) -> tuple[Walk, MissingFact | None]:
         """One evaluation of the rules: what they wrote (stopped at a missing fact, if any)."""
@@ -221,8 +239,9 @@ def evaluate(request: Any) -> dict:
     answer, and ``not_needed`` (``[{"path", "label"}]``) for missing facts it does not
     depend on (see the module docstring).
 
-    Raises RuleError for an unknown ruleset, query, level or infraction, or a malformed or
-    unknown fact.
+    Raises RuleError for an unknown ruleset, query, level or infraction, a malformed or
+    unknown fact, or facts a query's ``checks`` refuse as impossible together (queries.json:
+    time_call's game wins beyond what the match allows).
     """
     if type(request) is not dict:
         raise RuleError("a request must be an object", field="request", allowed=REQUEST_KEYS)
@@ -242,6 +261,7 @@ def evaluate(request: Any) -> dict:
     facts = query.check_facts(request.get("facts"))
     if query.groups:
         check_groups(facts, query.groups)
+    query.refuse_impossible(event, facts)
     walk, missing = query.walk(event, facts)
     if missing is None:  # the rules read nothing the request lacks: one evaluation is the answer
         answer = event_settings.apply(_answer(query, *walk), event, ruleset.data, ruleset.words["words"])

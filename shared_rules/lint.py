@@ -15,6 +15,7 @@
 - no node sets a field the engine writes itself (``needs``, ``explain``, ...);
 - a ``table`` keyed by an enum-typed value has a row for each value (or an ``otherwise``) and
   none for an unknown value;
+- every infraction's ``category`` is one of the ruleset's ``categories``;
 - defaults are allowed values, ids are unique, and every ``source`` cites the document
   (``"<document id> §<section>"``, or the public full text of the same document, named as such).
 """
@@ -61,13 +62,18 @@ def lint(data: dict) -> list[str]:
 
 def _ids(data: dict) -> list[str]:
     problems = []
-    for kind in ("levels", "penalties", "infractions", "topics", "notes"):
+    for kind in ("levels", "penalties", "categories", "infractions", "topics", "notes"):
         seen: set = set()
         for i, item in enumerate(data.get(kind) or []):
             ident = item.get("id") if isinstance(item, dict) else None
             if ident in seen:
                 problems.append(f"{kind}[{i}].id: {ident!r} is used twice")
             seen.add(ident)
+    categories = {c.get("id") for c in data.get("categories") or [] if isinstance(c, dict)}
+    for i, item in enumerate(data.get("infractions") or []):
+        category = item.get("category") if isinstance(item, dict) else None
+        if category is not None and category not in categories:
+            problems.append(f"infractions[{i}].category: {category!r} is not one of the ruleset's categories")
     return problems
 
 
@@ -164,9 +170,13 @@ def _query(data: dict, query: str, words: dict, event: dict, penalties: list) ->
             problems.append(f"{node.path}: decides a value ({', '.join(sorted(set(rule.get('set', {})) & deciding))}"
                             f"{' options' if rule.get('options') else ''}) but neither it nor a node above it "
                             f"has a source")
+    problems += _checks(query, words)
     try:
         compiler = Compiler(data, words["facts"], event, f"{data.get('id')} {query} (lint)")
         compiler.function(data["queries"][query].get("steps", []), f"queries.{query}.steps")
+        for check in words["checks"]:
+            compiler.function([{"when": check.get("when"), "explain": check.get("text", ""), "halt": True}],
+                              f"queries.{query}.checks[{check.get('id')}]")
         if query == "penalty":
             for infraction in data.get("infractions", []):
                 for key in ("rules", "then"):
@@ -176,6 +186,21 @@ def _query(data: dict, query: str, words: dict, event: dict, penalties: list) ->
         problems.append(f"{error.field}: {error}" if error.field and not str(error).startswith(error.field)
                         else str(error))
     return problems
+
+
+def _checks(query: str, words: dict) -> list[str]:
+    """A query's checks (shared and the ruleset's own): unique ids, each naming a declared fact."""
+    problems = []
+    ids = [check.get("id") for check in words["checks"]]
+    for check in words["checks"]:
+        where = f"queries.{query}.checks[{check.get('id')}]"
+        if ids.count(check.get("id")) > 1:
+            problems.append(f"{where}: the id is used by another check of the query")
+        field = check.get("field")
+        parts = field.split(".") if isinstance(field, str) else []
+        if parts[:1] != ["facts"] or vocab.spec_at(words["facts"], parts[1:])[1] is None:
+            problems.append(f"{where}.field: {field!r} is not a fact of the {query} query")
+    return list(dict.fromkeys(problems))
 
 
 def _target(data: dict, query: str, target: Any, path: str) -> list[str]:

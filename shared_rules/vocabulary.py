@@ -8,7 +8,12 @@ shape, the facts every game shares and its answer fields. A ruleset adds:
 - ``event``: event settings of its own (e.g. the game played, where the policy varies by game);
 - per query, ``facts`` (its own facts, or fields added to a shared object or list fact) and
   ``answer`` (its answer fields: ``label`` for people, ``type``, ``values`` naming each value,
-  ``decides`` false for a field that describes rather than decides).
+  ``decides`` false for a field that describes rather than decides), and ``checks``
+  (refusals of its own, after the shared ones).
+
+A query's ``checks`` refuse facts that cannot all be true (two players each holding the
+wins a match needs): ``{"id", "when", "field", "text"}``, refused when ``when`` holds, with
+``text`` (placeholders filled) as the error's message and ``field`` as the fact it names.
 
 A ruleset may add fields to a shared fact but not change a shared fact's type. ``values_from``
 takes a closed list from the ruleset (``levels``, ``best_of``, ``infractions``,
@@ -16,7 +21,7 @@ takes a closed list from the ruleset (``levels``, ``best_of``, ``infractions``,
 
     {"level_label", "event": {name: SPEC},
      "queries": {query: {"summary", "facts": {name: SPEC}, "answer": {name: ANSWER_SPEC},
-                         "at_most_one_of": [[name, ...]]}}}
+                         "at_most_one_of": [[name, ...]], "checks": [CHECK]}}}
 """
 
 from __future__ import annotations
@@ -105,7 +110,8 @@ def for_ruleset(ruleset: dict, base: dict | None = None) -> dict:
         answer = {field: {**spec, **own.get(field, {})} for field, spec in shape["answer"].items()}
         answer.update({field: dict(spec) for field, spec in own.items() if field not in answer})
         queries[name] = {"summary": program.get("summary", shape["summary"]), "facts": facts, "answer": answer,
-                         "at_most_one_of": copy.deepcopy(shape.get("at_most_one_of", []))}
+                         "at_most_one_of": copy.deepcopy(shape.get("at_most_one_of", [])),
+                         "checks": copy.deepcopy(shape.get("checks", [])) + copy.deepcopy(program.get("checks", []))}
     return {"level_label": ruleset.get("level_label"), "event": event, "queries": queries, "words": words(base)}
 
 

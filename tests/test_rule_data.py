@@ -104,6 +104,15 @@ def test_a_source_without_a_seed_citation_fails_with_its_path():
     assert error.json_path == "$.levels[0].source"
 
 
+def test_an_infraction_in_a_category_the_ruleset_does_not_list_fails_the_lint():
+    data = copy.deepcopy(present("wotf"))
+    data["infractions"][1]["category"] = "no_such_group"
+    data["categories"].append(dict(data["categories"][0]))
+    problems = lint(data)
+    assert "infractions[1].category: 'no_such_group' is not one of the ruleset's categories" in problems
+    assert f"categories[{len(data['categories']) - 1}].id: {data['categories'][0]['id']!r} is used twice" in problems
+
+
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_a_policy_with_a_time_procedure_shows_players_what_happens_at_time(ruleset_id):
     data = present(ruleset_id)
