@@ -49,9 +49,9 @@ def test_every_translation_keeps_the_placeholders_of_its_english(key):
 
 @pytest.mark.parametrize("language", OTHER_LANGUAGES)
 def test_every_case_decides_the_same_in_every_language(language):
-    cases = load_case_files(library.case_files())
+    cases = [case for case in load_case_files(library.case_files()) if "refused" not in case.data["expect"]]
     assert len(cases) > 300
-    for case in cases:
+    for case in cases:  # (refusals in every language: test_impossible_facts.py)
         english = evaluate(case.request)
         translated = evaluate({**case.request, "language": language})
         assert translated["language"] == language
