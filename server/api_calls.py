@@ -31,6 +31,7 @@ from .events import get_event
 from .fields import Int, Text
 from .jsonbody import Blueprint
 from .records import MAX_TABLE
+from .schemas import LanguageQuery
 from .stream import hub, read_counters
 
 bp = Blueprint("calls", __name__, url_prefix="/api/events", description="Judge calls and the push stream")
@@ -94,8 +95,10 @@ class TableCallOut(Schema):
 
 class CallerPolicyOut(Schema):
     caller = fields.String()
+    name = fields.String(metadata={"description": "the caller's name in the language asked for"})
     allowed = fields.Boolean()
     explain = fields.String()
+    stated = fields.Boolean(metadata={"description": "false: the event's ruleset does not say who may call"})
     source = fields.String(allow_none=True)
 
 
@@ -107,6 +110,8 @@ class ReasonOut(Schema):
 class PolicyOut(Schema):
     callers = fields.List(fields.Nested(CallerPolicyOut))
     reasons = fields.List(fields.Nested(ReasonOut))
+    english = fields.List(fields.String(), metadata={
+        "description": "the texts shown in English for want of a current translation (callers[1].explain)"})
 
 
 def _check_call_limits(slug: str, table: int) -> None:
@@ -156,14 +161,17 @@ def make_call(body, slug):
 
 
 @bp.get("/<slug>/calls/policy")
+@bp.arguments(LanguageQuery, location="query")
 @bp.response(200, PolicyOut)
-@documented_errors(bp, 404)
-def call_policy(slug):
-    """Who may call a judge at this event and the reasons offered: `{"callers": [{"caller",
-    "allowed", "explain", "source"}], "reasons": [{"id", "label"}]}` (the engine's `judge_call`
-    answer for the event's ruleset and level; "not stated" and source null where the ruleset
-    is silent)."""
-    return policy(get_event(slug))
+@documented_errors(bp, 400, 404)
+def call_policy(args, slug):
+    """Who may call a judge at this event and the reasons offered, in `?language=` (default
+    en; another → 400): `{"callers": [{"caller", "name", "allowed", "explain", "stated",
+    "source"}], "reasons": [{"id", "label"}], "english": [path]}` (the engine's `judge_call`
+    answer for the event's ruleset and level; stated false, "not stated" and source null where
+    the ruleset is silent; `english` lists the texts shown in English for want of a current
+    translation, e.g. "callers[1].explain")."""
+    return policy(get_event(slug), args["language"])
 
 
 @bp.get("/<slug>/calls/table/<int:table>")

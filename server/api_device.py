@@ -17,7 +17,8 @@ from .jsonbody import Blueprint
 from .models import Player
 from .reconcile import player_records, stored_items
 from .records import plain
-from .schemas import DeckChecksOut, EventDetailOut, HistoryOut, ReviewOut, SyncIn, SyncOut
+from .rules import for_api
+from .schemas import DeckChecksOut, EventDetailOut, HistoryOut, LanguageQuery, ReviewOut, SyncIn, SyncOut
 from .sync import pull, push, record_json
 
 bp = Blueprint("device", __name__, url_prefix="/api/events",
@@ -133,17 +134,23 @@ def review_list(slug):
 
 
 @bp.get("/<slug>/deck-checks")
+@bp.arguments(LanguageQuery, location="query")
 @bp.response(200, DeckChecksOut)
-@documented_errors(bp, 401, 403, 404)
+@documented_errors(bp, 400, 401, 403, 404)
 @bp.doc(security=BEARER)
-def deck_check_coverage(slug):
+def deck_check_coverage(args, slug):
     """Deck-check coverage (server/deck_checks.py): `{"players": [{"player", "player_name",
     "checks": [{"record", "round", "table", "stage", "judge", "started_ms", "finished_ms",
     "outcome"}]}], "top_cut_unchecked": [{"player", "player_name"}], "top_cut_players",
     "policy"}`; `policy` is the engine's `deck_checks` answer at the event's level with its
     label and source (e.g. WotF §3.8), "not stated" where the ruleset is silent. Times in
-    epoch ms. Head judges (and the organiser's device) only: 403 for floor judges and
-    scorekeepers."""
+    epoch ms. The policy's texts in `?language=` (default en; another → 400), with
+    `policy.english` listing those shown in English for want of a current translation (its
+    `label`, `expectation_label`, `top_cut_field`, `explain[i]`, `notes[i]`); its words "not
+    stated", "advised", "not asked" stay English (a client words them from `stated`, `covered`
+    and `top_cut_checked`). Head judges (and the organiser's device) only: 403 for floor judges
+    and scorekeepers."""
     event = get_event(slug)
     authorize(event, "read_deck_checks")
-    return coverage(event)
+    found = coverage(event, args["language"])
+    return {**found, "policy": for_api(found["policy"])}

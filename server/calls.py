@@ -18,7 +18,8 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 
-from shared_rules.vocabulary import shared
+from shared_rules.translations import ENGLISH
+from shared_rules.vocabulary import shared, shared_in
 
 from . import rules, timeutil
 from .errors import ApiError
@@ -44,29 +45,38 @@ def callers() -> list[str]:
     return list(_fact("caller")["values"])
 
 
-def reasons() -> list[dict]:
-    """The reasons a call may give, `[{"id", "label"}]` (queries.json, our own words)."""
-    spec = _fact("reason")
-    return [{"id": r, "label": spec["names"][r]} for r in spec["values"]]
+def reasons(language: str = ENGLISH) -> list[dict]:
+    """The reasons a call may give, `[{"id", "label"}]` (queries.json, our own words), the
+    labels in `language` where translated (English otherwise)."""
+    spec = shared_in(language)["queries"][QUERY]["facts"]["reason"]
+    return [{"id": r, "label": spec["names"][r]} for r in _fact("reason")["values"]]
 
 
-def caller_policy(event: Event, caller: str) -> dict:
-    """`{"caller", "allowed", "explain", "source"}`: whether `caller` may call a judge at this
-    event, from its ruleset and level (the engine's `judge_call` answer; source "document
-    §section"). Where the ruleset does not state it: allowed, explain "not stated: ...",
-    source None."""
-    if QUERY in rules.load_ruleset(event.ruleset).get("queries", {}):
-        answer = rules.evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event),
-                                 "facts": {"caller": caller}})
+def caller_policy(event: Event, caller: str, language: str = ENGLISH) -> dict:
+    """`{"caller", "name", "allowed", "explain", "stated", "source"}`: whether `caller` may call
+    a judge at this event, from its ruleset and level (the engine's `judge_call` answer in
+    `language`; a text with no current translation is its English with translations.MARK in
+    it, as rules.marked gives it; source "document §section"). Where the ruleset does not
+    state it (or the rule data no longer has the ruleset): allowed, stated False, explain
+    "not stated: ..." (English), source None."""
+    name = shared_in(language)["queries"][QUERY]["facts"]["caller"]["names"].get(caller, caller)
+    if QUERY in rules.queries_of(event.ruleset):
+        answer = rules.marked(rules.evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event),
+                                              "facts": {"caller": caller}, "language": language}))
         if answer.get("allowed") is not None:
-            return {"caller": caller, "allowed": answer["allowed"], "explain": " ".join(answer["explain"]),
+            return {"caller": caller, "name": name, "allowed": answer["allowed"],
+                    "explain": " ".join(answer["explain"]), "stated": True,
                     "source": answer["sources"][0] if answer["sources"] else None}
-    return {"caller": caller, "allowed": True, "explain": NOT_STATED, "source": None}
+    return {"caller": caller, "name": name, "allowed": True, "explain": NOT_STATED, "stated": False, "source": None}
 
 
-def policy(event: Event) -> dict:
-    """What the players' page shows: `{"callers": [caller_policy...], "reasons": reasons()}`."""
-    return {"callers": [caller_policy(event, c) for c in callers()], "reasons": reasons()}
+def policy(event: Event, language: str = ENGLISH) -> dict:
+    """What the players' page shows, in `language` (one of translations.LANGUAGES), for the
+    API: `{"callers": [caller_policy...], "reasons": reasons(), "english": [the paths of texts
+    shown in English for want of a current translation, e.g. "callers[1].explain"]}`
+    (rules.for_api)."""
+    return rules.for_api({"callers": [caller_policy(event, c, language) for c in callers()],
+                          "reasons": reasons(language)})
 
 
 def bump_calls(event: Event) -> None:

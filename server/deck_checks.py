@@ -18,31 +18,37 @@ from __future__ import annotations
 
 from shared_rules.board import deck_checks
 from shared_rules.engine import compiled_ruleset
+from shared_rules.translations import ENGLISH
 
 from .events import engine_event, stored_records
 from .models import Event
 from .records import plain
-from .rules import evaluate, load_ruleset
+from .rules import evaluate, marked, queries_of
 
 QUERY = "deck_checks"
 SWISS = "swiss"
 NOT_STATED = "not stated"
 
 
-def policy(event: Event) -> dict:
-    """What the policy asks of deck checks at the event's level: `{"expectation": value id |
+def policy(event: Event, language: str = ENGLISH) -> dict:
+    """What the policy asks of deck checks at the event's level, its texts in `language` (the
+    engine's answer and words in it; a text with no current translation is its English with
+    translations.MARK in front, as rules.load_ruleset gives it, for i18n.rule_text; the API
+    asks in English): `{"expectation": value id |
     null, "expectation_label": text ("not stated" when null), "top_cut_checked": bool | null,
     "top_cut_label": text, "label": the field's label, "explain": [text], "sources": [text],
     "notes": [text], "stated": bool, "covered": bool, "top_cut_field": text}`; a ruleset
-    without the query (its document says nothing of deck checks) gives `covered` false, the
+    without the query (its document says nothing of deck checks), or one the rule data no
+    longer has, gives `covered` false, the
     "not stated" answer under the label "Deck checks" and an empty `top_cut_label` (as
     calls.caller_policy does for its query)."""
-    if QUERY not in load_ruleset(event.ruleset).get("queries", {}):
+    if QUERY not in queries_of(event.ruleset):
         return {"expectation": None, "expectation_label": NOT_STATED, "label": "Deck checks",
                 "top_cut_checked": None, "top_cut_label": "", "top_cut_field": "", "explain": [], "sources": [],
                 "notes": [], "stated": False, "covered": False}
-    answer = evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event), "facts": {}})
-    words = compiled_ruleset(event.ruleset).words["queries"][QUERY]["answer"]
+    answer = marked(evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event), "facts": {},
+                              "language": language}))
+    words = compiled_ruleset(event.ruleset, language).words["queries"][QUERY]["answer"]
     value = answer.get("expectation")
     top_cut = answer.get("top_cut_checked")
     return {"expectation": value,
@@ -63,10 +69,11 @@ def round_stages(event: Event) -> dict[int, str]:
     return stages
 
 
-def coverage(event: Event) -> dict:
+def coverage(event: Event, language: str = ENGLISH) -> dict:
     """`{"players": [{"player", "player_name", "checks": [{"record", "round", "table", "stage",
     "judge", "started_ms", "finished_ms" | null, "outcome": "ok" | "wrong" | null}]}],
-    "top_cut_unchecked": [{"player", "player_name"}], "top_cut_players": int, "policy": policy()}`.
+    "top_cut_unchecked": [{"player", "player_name"}], "top_cut_players": int, "policy": policy()}`
+    (the policy's texts in `language`).
     `players` lists every checked player (by name); `top_cut_unchecked` the top-cut players
     with no check in a Swiss round (open checks count as checks). Player refs are ids, or
     names for players not in the list."""
@@ -91,4 +98,4 @@ def coverage(event: Event) -> dict:
                  if str(pid) not in swiss_checked]
     players = sorted(by_player.values(), key=lambda r: r["player_name"].casefold())
     return {"players": players, "top_cut_unchecked": unchecked, "top_cut_players": len(top_cut),
-            "policy": policy(event)}
+            "policy": policy(event, language)}

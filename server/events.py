@@ -5,9 +5,12 @@ import csv
 import io
 from datetime import UTC, datetime, timedelta
 
+from flask_babel import force_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from shared_rules.history import decisions
+from shared_rules.translations import ENGLISH, strip
+from shared_rules.vocabulary import shared_in, words
 
 from . import timeutil
 from .auth import new_join_code, new_slug
@@ -18,7 +21,7 @@ from .fields import clean_text, text_problem
 from .models import Device, Event, Pairing, Player, Record
 from .records import MAX_NAME, MAX_ROUND, MAX_TABLE, approval_state, effective, plain, stored_problem
 from .roles import DEVICE_ROLES
-from .rules import RuleError, check_event_settings, load_ruleset
+from .rules import RuleError, check_event_settings, fact_names, load_ruleset
 
 
 def get_event(slug: str) -> Event:
@@ -275,30 +278,47 @@ def unreadable_records(event: Event) -> list[dict]:
     return stored_records(event, tuple(types))[1]
 
 
-def rule_names(ruleset_id: str) -> tuple[dict[str, str], dict[str, str]]:
-    """(infraction id → name, penalty id → name) from the ruleset's JSON."""
+def rule_names(ruleset_id: str, language: str = ENGLISH) -> tuple[dict[str, str], dict[str, str]]:
+    """(infraction id → name, penalty id → name) of the ruleset (rules.load_ruleset) in
+    `language`: a name with no current translation is its English with translations.MARK in
+    front (i18n.rule_text shows it). Both empty for a ruleset the engine no longer finds."""
     try:
-        data = load_ruleset(ruleset_id)
+        data = load_ruleset(ruleset_id, language)
     except RuleError:
         return {}, {}
     return ({i["id"]: i.get("name") or i["id"] for i in data.get("infractions", [])},
             {p["id"]: p.get("name") or p["id"] for p in data.get("penalties", [])})
 
 
+def ruleset_label(ruleset_id: str, level: str | None, language: str = ENGLISH) -> tuple[str, str | None]:
+    """(the ruleset's title, the level's name) for people in `language` (rules.load_ruleset:
+    a text with no current translation carries translations.MARK), for an event's
+    `ruleset` and `level` ids. The ids themselves where the engine no longer finds the
+    ruleset or the level; None for an event with no level."""
+    try:
+        data = load_ruleset(ruleset_id, language)
+    except RuleError:
+        return ruleset_id, level
+    names = {lv["id"]: lv.get("name") or lv["id"] for lv in data.get("levels", [])}
+    return data.get("title") or ruleset_id, names.get(level, level) if level else None
+
+
 def _readable(rule_id: str) -> str:
     return rule_id.replace("_", " ")
 
 
-def penalty_rows(event: Event, items: list | None = None) -> list[dict]:
+def penalty_rows(event: Event, items: list | None = None, language: str = ENGLISH) -> list[dict]:
     """Every readable penalty of the event, oldest first, with who recorded it, its
     approval state and the ruleset's names: `{"id", "seq", "player", "player_name",
     "round", "table", "infraction", "infraction_name", "penalty", "penalty_name",
     "head_judge", "approval", "voided", "judge", "device", "device_id", "created_ms",
-    "received_ms", "notes", "flag", "kept", "replaces"}` (`penalty_name` "no penalty" for null; several
+    "received_ms", "notes", "flag", "kept", "replaces"}` (`infraction_name` and `penalty_name` in
+    `language`, see rule_names; `penalty_name` the engine's word for no penalty for null; several
     joined by " + "; `items`: the event's review items when the caller has them
     (reconcile.stored_items); `flag` says what the policy gives with every judge's records for a
     flagged penalty (shared_rules.review), `kept` the head judge's reason for keeping it,
-    `replaces` the flagged penalty's id this one was issued in place of)."""
+    `replaces` the flagged penalty's id this one was issued in place of; `flag` in `language`
+    too). Exports ask in English."""
     from .reconcile import stored_items  # reconcile reads records through this module's helpers
 
     flags = {i.record_id: i.item for i in (stored_items(event) if items is None else items) if i.kind == "conflict"}
@@ -308,7 +328,10 @@ def penalty_rows(event: Event, items: list | None = None) -> list[dict]:
     decided = decisions([plain(r) for r in records])
     names = {p.id: p.name for p in event.players}
     devices = {d.id: d.name for d in event.devices}
-    infractions, penalty_names = rule_names(event.ruleset)
+    infractions, penalty_names = rule_names(event.ruleset, language)
+    needed = sorted({path for flag in flags.values() for path in flag.get("needs") or []})
+    needs_names = fact_names(event.ruleset, "penalty", needed, language)
+    no_penalty = words(shared_in(language))["no_penalty"]
     rows = []
     for r in records:
         if r.type != "penalty":
@@ -322,32 +345,40 @@ def penalty_rows(event: Event, items: list | None = None) -> list[dict]:
             "round": p.get("round"), "table": p.get("table"), "infraction": p["infraction"],
             "infraction_name": infractions.get(p["infraction"], _readable(p["infraction"])),
             "penalty": p["penalty"],
-            "penalty_name": " + ".join(penalty_names.get(i, _readable(i)) for i in issued) or "no penalty",
+            "penalty_name": " + ".join(penalty_names.get(i, _readable(i)) for i in issued) or no_penalty,
             "head_judge": bool(p.get("head_judge")),
             "approval": approval_state(r, decided), "voided": r.id not in live_ids,
             "judge": r.judge, "device": devices.get(r.device_id), "device_id": r.device_id,
             "created_ms": r.created_ms,
             "received_ms": r.received_ms, "notes": p.get("notes"),
-            "flag": flag_text(flags[r.id], penalty_names) if r.id in flags else None,
+            "flag": flag_text(flags[r.id], penalty_names, language, needs_names) if r.id in flags else None,
             "kept": (flags[r.id].get("resolution") or {}).get("reason") if r.id in flags else None,
             "replaces": p.get("replaces")})
     return rows
 
 
-def flag_text(item: dict, penalty_names: dict[str, str]) -> str:
-    """"recorded Warning; with every judge's records the policy gives Match Loss" for a
-    conflict item (shared_rules.review), in the ruleset's names."""
+def flag_text(item: dict, penalty_names: dict[str, str], language: str = ENGLISH,
+              needs_names: dict[str, str] | None = None) -> str:
+    """"recorded Warning; with every judge's records (1 earlier penalty it did not see) the
+    policy gives Match Loss" for a conflict item (shared_rules.review), in `language` (the
+    organiser pages' catalogs; exports ask in English) with the ruleset's names of its
+    penalties in that language (`penalty_names`: id → name, as rule_names gives them) and of
+    the facts it still needs (`needs_names`: path → the fact's summary, rules.fact_names)."""
+    no_penalty = words(shared_in(language))["no_penalty"]
+
     def name(value):
         issued = value if isinstance(value, list) else [value] if value else []
-        return " + ".join(penalty_names.get(i, _readable(i)) for i in issued) or "no penalty"
+        return strip(" + ".join(penalty_names.get(i, _readable(i)) for i in issued) or no_penalty)
 
-    unseen = len(item.get("unseen") or [])
-    earlier = f"{unseen} earlier penalt{'y' if unseen == 1 else 'ies'} it did not see"
-    if item.get("needs"):
-        return (f"recorded {name(item.get('penalty'))}; with {earlier}, the policy needs "
-                + ", ".join(item["needs"]) + " to decide")
-    return f"recorded {name(item.get('penalty'))}; with every judge's records ({earlier}) the policy gives " \
-        + name(item.get("expected"))
+    with force_locale(language):
+        unseen = len(item.get("unseen") or [])
+        earlier = ngettext("%(num)d earlier penalty it did not see", "%(num)d earlier penalties it did not see", unseen)
+        if item.get("needs"):
+            return gettext("recorded %(penalty)s; with %(earlier)s, the policy needs %(needs)s to decide",
+                           penalty=name(item.get("penalty")), earlier=earlier,
+                           needs="; ".join(strip((needs_names or {}).get(p, p)) for p in item["needs"]))
+        return gettext("recorded %(penalty)s; with every judge's records (%(earlier)s) the policy gives %(expected)s",
+                       penalty=name(item.get("penalty")), earlier=earlier, expected=name(item.get("expected")))
 
 
 CSV_COLUMNS = ["seq", "id", "round", "table", "player", "player_name", "infraction",

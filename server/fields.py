@@ -14,11 +14,17 @@ from marshmallow import ValidationError, fields
 
 MAX_BIGINT = 2**63 - 1  # the database's largest integer (sequence numbers, ids, times)
 MULTILINE = frozenset("\n\r\t")  # control characters free text (notes, comments) may hold
+# marks that turn the direction of the text around them (a name could be made to read as another)
+DIRECTION = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# in one-line text (names, codes): invisible characters that make two equal-looking names
+INVISIBLE = frozenset("\u200b\u2060\ufeff")
 
 
 def text_problem(value: str, multiline: bool = False) -> str | None:
-    """Why `value` cannot be stored or shown as text, or None: a lone surrogate, NUL, or
-    another control character (line breaks and tabs are allowed where `multiline`)."""
+    """Why `value` cannot be stored or shown as text, or None: a lone surrogate, NUL, another
+    control character (line breaks and tabs are allowed where `multiline`), a mark that turns
+    the text's direction (U+202A-202E, U+2066-2069), or in one-line text an invisible
+    character (zero-width space, word joiner, byte-order mark)."""
     for ch in value:
         if "\ud800" <= ch <= "\udfff":
             return f"holds a lone surrogate (U+{ord(ch):04X}), which is not text"
@@ -26,6 +32,10 @@ def text_problem(value: str, multiline: bool = False) -> str | None:
             return "holds a NUL character"
         if unicodedata.category(ch) == "Cc" and not (multiline and ch in MULTILINE):
             return f"holds a control character (U+{ord(ch):04X})"
+        if ch in DIRECTION:
+            return f"holds a mark that turns the text's direction (U+{ord(ch):04X})"
+        if ch in INVISIBLE and not multiline:
+            return f"holds an invisible character (U+{ord(ch):04X})"
     return None
 
 

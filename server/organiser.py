@@ -11,6 +11,7 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
+from markupsafe import Markup, escape
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from . import timeutil, urls
@@ -24,7 +25,7 @@ from .auth import (
     start_organiser_session,
 )
 from .board import results_csv, round_board
-from .clock import clock_state, end_round, pause_round, resume_round, start_round
+from .clock import ROUND_MINUTES, clock_state, end_round, pause_round, resume_round, start_round
 from .deck_checks import coverage
 from .errors import ApiError
 from .events import (
@@ -40,6 +41,7 @@ from .events import (
     penalty_rows,
     revoke,
     rule_names,
+    ruleset_label,
     set_head_judge_from,
     set_role,
     unreadable_records,
@@ -49,11 +51,11 @@ from .events import (
 )
 from .extensions import api, db
 from .fields import MAX_BIGINT
-from .i18n import LANG_COOKIE, LANG_COOKIE_DAYS, LANGUAGES, label, page_language
+from .i18n import LANG_COOKIE, LANG_COOKIE_DAYS, LANGUAGES, label, page_language, rule_lang, rule_text, unmarked
 from .models import STAGES, Device, Event
 from .reconcile import stored_items
 from .records import MAX_ROUND
-from .rules import RuleError, load_ruleset, rulesets
+from .rules import RuleError, load_ruleset, ruleset_ids
 from .sync import push
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser", template_folder="templates")
@@ -63,7 +65,20 @@ MAX_GAMES = 99  # games per match a form may give
 @bp.app_context_processor
 def _template_globals():
     return {"csrf_token": csrf_token, "organiser_logged_in": organiser_logged_in, "languages": LANGUAGES,
-            "page_language": page_language, "label": label}
+            "page_language": page_language, "label": label, "rule_lang": rule_lang}
+
+
+bp.add_app_template_filter(rule_text)
+bp.add_app_template_filter(unmarked)
+
+
+@bp.app_template_global()
+def event_rules(event) -> Markup:
+    """Template global: an event's ruleset title and level name ("Title · Level") in the
+    page's language (rule_text marks English), its ids where the rule data no longer knows
+    them (events.ruleset_label)."""
+    title, level = ruleset_label(event.ruleset, event.level, page_language())
+    return rule_text(title) + (Markup(" · ") + rule_text(level) if level else Markup(""))
 
 
 @bp.get("/language")
@@ -141,8 +156,11 @@ def logout():
 @bp.get("/")
 @organiser_required
 def index():
+    """The event list and the new-event form (its ruleset picker in the page's language)."""
     events = db.session.scalars(db.select(Event).order_by(Event.id.desc())).all()
-    return render_template("organiser/index.html", events=events, rulesets=rulesets(), stages=STAGES)
+    language = page_language()
+    return render_template("organiser/index.html", events=events, stages=STAGES,
+                           rulesets=[load_ruleset(r, language) for r in ruleset_ids()])
 
 
 @bp.post("/events")
@@ -153,8 +171,8 @@ def new_event():
     try:
         event = create_event(
             form.get("name", "").strip() or "Event", ruleset, level=level or None, stage=form.get("stage") or "swiss",
-            games_per_match=_form_number("games_per_match", int, _l("games per match"), 1, MAX_GAMES),
-            round_minutes=_form_number("round_minutes", float, _l("round minutes")),
+            games_per_match=_form_number("games_per_match", _l("games per match"), 1, MAX_GAMES),
+            round_minutes=_form_minutes(),
             game=form.get("game") or None)
     except (ApiError, RuleError) as err:
         flash(str(err), "error")
@@ -166,6 +184,7 @@ def new_event():
 @organiser_required
 def event_page(slug):
     event = get_event(slug)
+    language = page_language()
     clock = clock_state(event)
     now = timeutil.now_ms()
     players = {p.id: p.name for p in event.players}
@@ -174,9 +193,12 @@ def event_page(slug):
     join_url = urls.join_url(event.join_code)
     items = stored_items(event)
     penalties = [{**row, "device": labels.get(row["device_id"], row["device"])}
-                 for row in penalty_rows(event, items)]
+                 for row in penalty_rows(event, items, language)]
     review = review_rows(items, penalties, players)
-    ruleset_data = load_ruleset(event.ruleset)
+    try:
+        ruleset_data = load_ruleset(event.ruleset, language)
+    except RuleError:  # the rule data no longer has the event's ruleset: the page still shows the event
+        ruleset_data = {}
     return render_template(
         "organiser/event.html", event=event, clock=clock, players=players, devices=devices, stages=STAGES,
         penalties=penalties, review=review, unreadable=unreadable_records(event), join_url=join_url, now_ms=now,
@@ -184,7 +206,7 @@ def event_page(slug):
         head_judge_default=ruleset_data.get("defaults", {}).get("head_judge_from"),
         join_unreachable=urls.phones_cannot_reach(join_url), join_insecure=join_url.startswith("http:"),
         time_left=_time_left(clock["round"], now), board=round_board(event, now), ago=lambda ms: _ago(ms, now),
-        qr_svg=segno.make(join_url, error="m").svg_inline(scale=4), deck_checks=coverage(event))
+        qr_svg=segno.make(join_url, error="m").svg_inline(scale=4), deck_checks=coverage(event, language))
 
 
 def review_rows(items: list, penalties: list[dict], players: dict[int, str]) -> list[dict]:
@@ -209,6 +231,12 @@ def review_rows(items: list, penalties: list[dict], players: dict[int, str]) -> 
     return rows
 
 
+def device_label(device: Device) -> str:
+    """How the pages name a device: its judge first, then the device's own name and number
+    ("Ines Floor · Phone #12"), so two judges' phones both called "Phone" are told apart."""
+    return f"{device.judge_name} · {device.name} #{device.id}"
+
+
 def device_rows(event: Event) -> list[dict]:
     """The event's devices (not the organiser's) by judge, oldest join first: `{"id",
     "label", "judge", "name", "role", "created_ms", "last_seen_ms", "revoked_ms",
@@ -223,7 +251,7 @@ def device_rows(event: Event) -> list[dict]:
         live = [d for d in group if d.revoked_ms is None]
         current = max(live, key=lambda d: (d.last_seen_ms or d.created_ms, d.id)) if live else None
         for d in sorted(group, key=lambda d: (d.created_ms, d.id)):
-            rows.append({"id": d.id, "label": f"{d.judge_name} · {d.name} #{d.id}",
+            rows.append({"id": d.id, "label": device_label(d),
                          "judge": d.judge_name, "name": d.name, "role": d.role,
                          "created_ms": d.created_ms, "last_seen_ms": d.last_seen_ms,
                          "revoked_ms": d.revoked_ms, "joins": len(group),
@@ -257,20 +285,18 @@ def _ago(ms: int | None, now: int) -> str:
     return _("%(hours)s h %(minutes)s min ago", hours=minutes // 60, minutes=minutes % 60)
 
 
-def _form_number(key: str, kind, label, low: int | None = None, high: int | None = None):
-    """The form's number `key` (None when empty): a whole number from `low` to `high` for
-    `kind` int, any decimal for float (its range is checked where it is used). ApiError 400
-    naming `label` otherwise."""
+def _form_number(key: str, label, low: int, high: int) -> int | None:
+    """The form's whole number `key` from `low` to `high` (None when empty), written in ASCII
+    digits (no "1_0", "１２", "5.5" or "1e2"); ApiError 400 naming `label` otherwise."""
     text = request.form.get(key, "").strip()
-    if not text:
-        return None
-    if kind is int:
-        return check_number(text, label, low, high, key)
-    try:
-        return kind(text[:40])
-    except ValueError:
-        raise ApiError.bad_request(_l("%(label)s must be a number, not %(text)r", label=label, text=text[:40]),
-                                   key) from None
+    return check_number(text, label, low, high, key) if text else None
+
+
+def _form_minutes() -> float | None:
+    """The form's round length in whole minutes (clock.ROUND_MINUTES; None when empty: the
+    event's or the ruleset's), as the round stores it."""
+    minutes = _form_number("round_minutes", _l("round minutes"), *ROUND_MINUTES)
+    return None if minutes is None else float(minutes)
 
 
 @bp.post("/events/<slug>/round")
@@ -280,7 +306,7 @@ def round_action(slug):
     event = get_event(slug)
     action = request.form.get("action")
     if action == "start":
-        rnd = start_round(event, _form_number("round_minutes", float, _l("round minutes")),
+        rnd = start_round(event, _form_minutes(),
                           untimed=bool(request.form.get("untimed")))
         return _("Round %(number)s started.", number=rnd.number)
     actions = {"pause": pause_round, "resume": resume_round, "end": end_round}
@@ -308,10 +334,10 @@ def head_judge_from(slug):
     """The penalty from which the head judge confirms (events.set_head_judge_from)."""
     event = get_event(slug)
     set_head_judge_from(event, request.form.get("head_judge_from") or None)
-    names = rule_names(event.ruleset)[1]
-    return (_("The head judge confirms from %(penalty)s up.",
-              penalty=names.get(event.head_judge_from, event.head_judge_from))
-            if event.head_judge_from else _("The policy alone says what the head judge confirms."))
+    if not event.head_judge_from:
+        return _("The policy alone says what the head judge confirms.")
+    name = rule_names(event.ruleset, page_language())[1].get(event.head_judge_from, event.head_judge_from)
+    return escape(_("The head judge confirms from %(penalty)s up.")) % {"penalty": rule_text(name)}
 
 
 def _csv_text() -> str:
@@ -358,11 +384,11 @@ def device_action(slug, device_id):
     if request.form.get("action") == "revoke":
         code = revoke(device)
         if code is None:
-            return _("%(device)s was already revoked.", device=device.name)
+            return _("%(device)s was already revoked.", device=device_label(device))
         return _("%(device)s revoked. The join code is now %(code)s: judges who have not joined yet need it; "
-                 "phones that joined keep working.", device=device.name, code=code)
+                 "phones that joined keep working.", device=device_label(device), code=code)
     set_role(device, request.form.get("role", ""))
-    return _("%(device)s is now %(role)s.", device=device.name, role=label(device.role))
+    return _("%(device)s is now %(role)s.", device=device_label(device), role=label(device.role))
 
 
 @bp.post("/events/<slug>/join-code")

@@ -14,6 +14,7 @@ from .calls import ESCALATE_SECONDS, call_json, calls_csv, list_calls, reasons, 
 from .errors import ApiError
 from .events import check_number, get_event
 from .extensions import db
+from .i18n import page_language
 from .models import Event, Pairing
 from .organiser import _form_action, bp, csv_download
 
@@ -23,7 +24,7 @@ MAX_CARDS = 500  # table cards one sheet may hold
 @bp.app_context_processor
 def _calls_globals():
     return {"event_calls": event_calls, "escalate_range": ESCALATE_SECONDS,
-            "call_reasons": {r["id"]: r["label"] for r in reasons()}}
+            "call_reasons": {r["id"]: r["label"] for r in reasons(page_language())}}
 
 
 def event_calls(event: Event) -> list[dict]:

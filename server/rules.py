@@ -11,9 +11,13 @@ from pathlib import Path
 
 import shared_rules
 from shared_rules import RuleError, worker
+from shared_rules.engine import compiled_ruleset
+from shared_rules.translations import ENGLISH, MARK, check_language
+from shared_rules.vocabulary import spec_at
 
-__all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "engine_action", "evaluate", "infraction_ids",
-           "level_ids", "levels", "load_ruleset", "penalty_ids", "ruleset_file", "ruleset_ids", "rulesets"]
+__all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "engine_action", "evaluate", "fact_names",
+           "infraction_ids", "level_ids", "levels", "load_ruleset", "marked", "penalty_ids", "queries_of",
+           "ruleset_file", "ruleset_ids", "rulesets"]
 
 
 def ruleset_file(ruleset_id: str) -> tuple[bytes, str]:
@@ -48,9 +52,42 @@ def levels(ruleset_id: str) -> list[str]:
     return []
 
 
-def load_ruleset(ruleset_id: str) -> dict:
-    """The parsed ruleset (do not mutate); raises RuleError for an unknown id."""
-    return shared_rules.load_ruleset(ruleset_id)
+def load_ruleset(ruleset_id: str, language: str = ENGLISH) -> dict:
+    """The parsed ruleset (do not mutate), its texts for people (title, level, penalty and
+    infraction names, ...) in `language` (one of shared_rules.translations.LANGUAGES; English:
+    the file as it is). A text with no current translation keeps its English with
+    translations.MARK in front, which the pages show marked as English (i18n.rule_text) and
+    exports never see (they ask in English). The one way the server reads ruleset data for
+    people. Raises RuleError for an unknown id or language."""
+    if check_language(language) == ENGLISH:
+        return shared_rules.load_ruleset(ruleset_id)
+    return compiled_ruleset(ruleset_id, language).data
+
+
+def fact_names(ruleset_id: str, query: str, paths: list[str], language: str = ENGLISH) -> dict[str, str]:
+    """`{path: the fact's summary}` for fact paths an answer `needs` ("facts.some_fact"), in
+    `language` (translations.MARK where English; the summary is also the question the app
+    asks); a path the ruleset no longer declares reads as its last part, underscores as spaces."""
+    try:
+        facts = compiled_ruleset(ruleset_id, language).words["queries"][query]["facts"]
+    except (RuleError, KeyError):
+        facts = {}
+    out = {}
+    for path in paths:
+        parts = path.split(".")[1:] if path.startswith("facts.") else path.split(".")
+        spec = spec_at(facts, parts)[1]
+        out[path] = (spec or {}).get("summary") or parts[-1].replace("_", " ")
+    return out
+
+
+def queries_of(ruleset_id: str) -> dict:
+    """The ruleset's queries (`{name: program}`), empty for a ruleset the rule data no longer
+    has: an event keeps its ruleset id after the data is gone, and what it would have asked
+    (call and deck-check policy) then reads as not stated instead of failing the page."""
+    try:
+        return shared_rules.load_ruleset(ruleset_id).get("queries", {})
+    except RuleError:
+        return {}
 
 
 def penalty_ids(ruleset_id: str) -> frozenset[str]:
@@ -79,6 +116,41 @@ def check_event_settings(ruleset_id: str, settings: dict) -> dict:
 def evaluate(request: dict) -> dict:
     """The engine's answer to `{"ruleset", "query", "event", "facts", "language"?}`; raises RuleError."""
     return shared_rules.evaluate(request)
+
+
+def marked(answer: dict) -> dict:
+    """An answer of `evaluate` (changed in place and returned) whose `explain` and `notes` lines
+    listed in its `english` (shown in English for want of a current translation) carry
+    translations.MARK in front again, as translated rule data does (load_ruleset), so that the
+    pages show them with i18n.rule_text. An English answer (no `english`) is unchanged."""
+    english = set(answer.get("english", []))
+    for kind in ("explain", "notes"):
+        if kind in answer:
+            answer[kind] = [MARK + text if f"{kind}[{i}]" in english else text for i, text in enumerate(answer[kind])]
+    return answer
+
+
+def for_api(data: dict) -> dict:
+    """`data` (texts of translated rule data or of `marked` answers, in lists and objects)
+    for an API reply: a copy without translations.MARK, plus `english`, the paths of the
+    texts that carried it (shown in English for want of a current translation), e.g.
+    `["label", "explain[1]", "reasons[2].label"]`, so a client can mark them."""
+    english: list[str] = []
+
+    def clean(value, path):
+        if isinstance(value, str):
+            if MARK in value:
+                english.append(path)
+                return value.replace(MARK, "")
+            return value
+        if isinstance(value, list):
+            return [clean(item, f"{path}[{i}]") for i, item in enumerate(value)]
+        if isinstance(value, dict):
+            return {key: clean(item, f"{path}.{key}" if path else key) for key, item in value.items()}
+        return value
+
+    out = clean(data, "")
+    return {**out, "english": english}
 
 
 ENGINE_ACTIONS = frozenset(worker.ACTIONS)

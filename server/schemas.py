@@ -3,6 +3,8 @@ OpenAPI document at /api/openapi.json). Record payloads are in records.py."""
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from shared_rules.translations import ENGLISH, LANGUAGES
+
 from .fields import MAX_BIGINT, Int, Text
 from .models import ROLES
 
@@ -29,6 +31,11 @@ class RulesetOut(Schema):
     language = fields.String(metadata={"description": "the language asked for (?language=), where one was"})
     english = fields.List(fields.String(), metadata={
         "description": "the fields shown in English for want of a current translation (title, levels[0].name)"})
+
+
+class LanguageQuery(Schema):
+    language = fields.String(load_default=ENGLISH, validate=validate.OneOf(LANGUAGES), metadata={
+        "description": "the language of the reply's rule texts (en, de, fr, it, es, pt; default en)"})
 
 
 class RulesetsQuery(Schema):
@@ -195,8 +202,9 @@ class DeckChecksOut(Schema):
     top_cut_players = fields.Integer()
     policy = fields.Dict(metadata={
         "description": "the engine's deck_checks answer at the event's level: {expectation, expectation_label, "
-                       "label, top_cut_checked, top_cut_label, explain, sources, notes, stated}; "
-                       "'not stated' where the ruleset is silent"})
+                       "label, top_cut_checked, top_cut_label, top_cut_field, explain, sources, notes, stated, "
+                       "covered, english}; 'not stated' where the ruleset is silent; english: the paths of "
+                       "texts shown in English for want of a current translation"})
 
 
 class HistoryOut(Schema):

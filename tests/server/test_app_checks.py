@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from server import records
+from server.schemas import JoinIn
 
 CHECKS = Path(__file__).resolve().parents[2] / "pwa" / "src" / "js" / "checks.js"
 
@@ -18,5 +19,8 @@ def app_limits() -> dict[str, int]:
 
 def test_the_app_checks_fields_with_the_servers_limits():
     extension = records.TimeExtensionPayload().fields["minutes"]
+    join = JoinIn().fields
+    assert join["judge_name"].max_length == records.MAX_JUDGE
     assert app_limits() == {"table": records.MAX_TABLE, "name": records.MAX_NAME, "judge": records.MAX_JUDGE,
-                            "notes": records.MAX_NOTES, "minutes": extension.high}
+                            "notes": records.MAX_NOTES, "minutes": extension.high,
+                            "device": join["device_name"].max_length, "code": join["code"].max_length}

@@ -4,14 +4,18 @@ on the server clock, bad input, nothing personal stored, the organiser's pages a
 
 import csv
 import io
+import json
 import threading
 
 import pytest
 import sqlalchemy as sa
 from server_helpers import Phone, add_event, make_app, seated_event, set_role
 
+import shared_rules
 from server.extensions import db
 from server.models import Call
+from shared_rules import translations, vocabulary
+from shared_rules.translations import translated
 
 
 def _calls(slug):
@@ -156,8 +160,28 @@ def test_where_the_ruleset_is_silent_everyone_may_call_and_the_policy_says_not_s
     assert client.post(_calls(silent["slug"]), json={"table": 1, "caller": "spectator"}).status_code == 201
     policy = client.get(f"{_calls(silent['slug'])}/policy").get_json()
     for entry in policy["callers"]:
-        assert entry["allowed"] is True and entry["source"] is None
+        assert entry["allowed"] is True and entry["source"] is None and entry["stated"] is False
         assert entry["explain"].startswith("not stated")
+
+
+@pytest.mark.parametrize("language", ["de", "pt"])
+def test_the_policy_comes_in_the_language_asked_for(client, now, wotf, language):
+    shared = translated(vocabulary.shared(), translations.SHARED, language)["queries"]["judge_call"]["facts"]
+    policy = client.get(f"{_calls(wotf['slug'])}/policy?language={language}").get_json()
+    assert policy["reasons"] == [{"id": r, "label": shared["reason"]["names"][r]}
+                                 for r in shared["reason"]["values"]]
+    english = client.get(f"{_calls(wotf['slug'])}/policy").get_json()
+    for entry, in_english in zip(policy["callers"], english["callers"], strict=True):
+        assert entry["name"] == shared["caller"]["names"][entry["caller"]] != in_english["name"]
+        assert entry["stated"] is True
+        assert entry["explain"] != in_english["explain"] and entry["source"] == in_english["source"]
+        answer = shared_rules.evaluate({"ruleset": "wotf", "query": "judge_call", "language": language,
+                                        "event": {"level": "competitive"}, "facts": {"caller": entry["caller"]}})
+        assert entry["explain"] == " ".join(answer["explain"]) and answer["english"] == []
+    assert policy["english"] == [] and english["english"] == []
+    for wrong in ("xx", "de%00", "%ED%B0%80", "1" * 300):
+        refused = client.get(f"{_calls(wotf['slug'])}/policy?language={wrong}")
+        assert refused.status_code == 400 and "language" in json.dumps(refused.get_json())
 
 
 def test_an_open_call_is_escalated_after_the_organisers_setting(app, client, now, wotf):
@@ -286,3 +310,14 @@ def test_once_the_event_has_tables_only_those_tables_may_call(app, client, now):
                                            "message": "no table 101 in round 1 of this event (tables 1 to 2)"}
     with app.app_context():
         assert [c.table_number for c in db.session.scalars(sa.select(Call))] == [2]
+
+
+def test_an_api_reply_carries_no_english_mark_and_says_where_it_was():
+    from server.rules import for_api
+
+    mark = translations.MARK
+    data = {"label": mark + "Deck checks", "explain": ["eins", mark + "two"], "n": 1,
+            "callers": [{"name": "Spieler"}, {"name": mark + "spectator"}]}
+    assert for_api(data) == {"label": "Deck checks", "explain": ["eins", "two"], "n": 1,
+                             "callers": [{"name": "Spieler"}, {"name": "spectator"}],
+                             "english": ["label", "explain[1]", "callers[1].name"]}

@@ -11,6 +11,7 @@ from server.clock import end_round, start_round
 from server.events import import_pairings, set_stage
 from server.extensions import db
 from server.models import Event
+from shared_rules.engine import compiled_ruleset
 
 PLAYERS = tuple(f"Player {n}" for n in range(1, 9))
 
@@ -249,11 +250,28 @@ def test_what_the_policy_asks_of_deck_checks_follows_the_ruleset_and_level(app, 
         assert policy["label"] == "Deck checks"
 
 
+@pytest.mark.parametrize("language", ["it", "pt"])
+def test_the_deck_check_policy_comes_to_a_phone_in_its_language(app, client, language):
+    event = add_event(app, ruleset="wotf", level="competitive")
+    head = Phone(client, event, judge="Hana Head")
+    set_role(app, head.id, "head_judge")
+    res = client.get(f"/api/events/{event['slug']}/deck-checks?language={language}", headers=head.headers)
+    policy = res.get_json()["policy"]
+    words = compiled_ruleset("wotf", language).words["queries"]["deck_checks"]["answer"]
+    assert policy["label"] == words["expectation"]["label"] != coverage(client, head, event["slug"])["policy"]["label"]
+    assert policy["expectation_label"] == words["expectation"]["values"]["recommended"]
+    assert policy["top_cut_field"] == words["top_cut_checked"]["label"]
+    assert policy["english"] == [] and "\ue000" not in str(policy)
+    wrong = client.get(f"/api/events/{event['slug']}/deck-checks?language=xx", headers=head.headers)
+    assert wrong.status_code == 400
+
+
 @pytest.mark.parametrize(("ruleset", "lang", "expected"), [
     ("yugioh", "en", "The policy document says nothing about deck checks: how many to make is not stated."),
     ("yugioh", "de", "Das Regeldokument sagt nichts über Deckchecks"),
     ("dci-upg", "en", "during the Swiss rounds: not stated"),
-    ("dci-upg", "fr", "during the Swiss rounds: non précisé"),
+    ("dci-upg", "fr", compiled_ruleset("dci-upg", "fr").words["queries"]["deck_checks"]["answer"][
+        "top_cut_checked"]["label"] + ": non précisé"),  # the rule data's words in French too
 ])
 def test_the_event_page_says_what_the_policy_asks_of_deck_checks_in_its_language(app, organiser, ruleset, lang,
                                                                                   expected):

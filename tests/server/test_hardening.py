@@ -72,6 +72,24 @@ def test_a_lone_surrogate_or_nul_is_refused_alone_and_a_stored_one_breaks_no_pag
     assert [r["id"] for r in rows] == [good["id"]]
 
 
+def test_direction_marks_and_invisible_characters_in_names_are_refused_alone(client, event, phone):
+    good = phone.penalty("Ada Brook", infraction="usc_minor", penalty="warning")
+    batch = [phone.penalty("Ada \u202eBrook", infraction="usc_minor", penalty="warning"), good,
+             phone.penalty("Ada\u200bBrook", infraction="usc_minor", penalty="warning"),
+             # notes may span lines and hold a zero-width space, never a direction mark
+             phone.penalty("Ben Carter", infraction="usc_minor", penalty="warning", notes="two\u200bwords"),
+             phone.penalty("Ben Carter", infraction="usc_minor", penalty="warning", notes="x\u2066y")]
+    results = phone.sync(batch)["results"]
+    assert [r.get("reason") for r in results] == [
+        "payload.player: holds a mark that turns the text's direction (U+202E)", None,
+        "payload.player: holds an invisible character (U+200B)", None,
+        "payload.notes: holds a mark that turns the text's direction (U+2066)"]
+    joined = client.post("/api/join", json={"code": event["code"], "device_name": "Phone",
+                                             "judge_name": "Jo\ufeff Judge"})
+    assert joined.status_code == 400
+    assert "holds an invisible character (U+FEFF)" in joined.get_data(as_text=True)
+
+
 def test_the_csv_quotes_every_cell_and_neutralises_formulas_after_spaces_or_controls(organiser, event, phone):
     tricky = ["=cmd|' /C calc'!A0", "\r=cmd|' /C calc'!A0", "line\rbreak", "two\nlines", 'say "hi"',
               "a,b", " =1+2", "\t\t+SUM(A1)", "\n-1", "\u00a0@A1", "plain", "\r\n\r\n=2"]

@@ -1,6 +1,7 @@
 """The organiser pages' languages: the browser's Accept-Language picks one of six, the
 picker's cookie overrides it, `<html lang>` names the one shown, the server's messages on
-the pages follow it, rule data stays as the rule data gives it, and the API stays English."""
+the pages follow it, rule data comes in it from its translation files (more in
+test_organiser_rule_languages.py), and the API stays English."""
 
 import re
 
@@ -9,6 +10,8 @@ from flask_babel import lazy_gettext
 
 from server.errors import error_response
 from server.i18n import LANG_COOKIE
+from shared_rules import library
+from shared_rules.translations import translated
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 
@@ -44,14 +47,17 @@ def test_each_language_is_chosen_by_the_browser(client, header, lang, word):
     assert (html_lang(page), word in page) == (lang, True)
 
 
-def test_the_event_page_is_german_and_the_rule_data_keeps_its_own_words(organiser, event_slug):
+def test_the_event_page_is_german_and_so_are_the_rule_datas_words(organiser, event_slug):
     page = organiser.get(f"/organiser/events/{event_slug}", headers=GERMAN).get_data(as_text=True)
     assert html_lang(page) == "de"
     for words in ("Rundenuhr", "Strafen", "Geräte", "Judge-Rufe (0)", "Deckchecks", "Runde 1 starten",
                   "Keine Strafen erfasst.", "Best of 3", "50 Minuten", 'aria-label="QR-Code des Beitrittslinks"'):
         assert words in page, words
-    # the penalty names come from the rule data: shown as it gives them
-    assert ">ab Game Loss</option>" in page and "Spielverlust" not in page
+    # the penalty names come from the rule data's German translation
+    german = {p["id"]: p["name"] for p in translated(library.load_ruleset("dci-upg"), "dci-upg", "de")["penalties"]}
+    english = {p["id"]: p["name"] for p in library.load_ruleset("dci-upg")["penalties"]}
+    assert f'<option value="game_loss" >ab {german["game_loss"]}</option>' in page
+    assert f">ab {english['game_loss']}</option>" not in page
     # the event's stage is the server's own setting: its words are translated, its value is not
     assert '<option value="swiss" selected>Schweizer System</option>' in page
     assert '<option value="elimination" >Top Cut (K.-o.-Runden)</option>' in page

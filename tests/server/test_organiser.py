@@ -291,11 +291,16 @@ def test_player_import_skips_blank_lines_and_reports_duplicates(app, organiser, 
 
 
 @pytest.mark.parametrize(("minutes", "message"), [
-    ("0", "round minutes must be between 1 and 600, not 0"),
-    ("601", "round minutes must be between 1 and 600, not 601"),
-    ("-5", "round minutes must be between 1 and 600, not -5"),
-    ("nan", "round minutes must be between 1 and 600, not nan"),
-    ("abc", "round minutes must be a number, not 'abc'"),
+    ("0", "round minutes must be from 1 to 600"),
+    ("601", "round minutes must be from 1 to 600"),
+    ("-5", "round minutes must be a whole number from 1 to 600, not '-5'"),
+    ("nan", "round minutes must be a whole number from 1 to 600, not 'nan'"),
+    ("abc", "round minutes must be a whole number from 1 to 600, not 'abc'"),
+    # what Python's float() would take: underscores, other scripts' digits, fractions, exponents
+    ("1_0", "round minutes must be a whole number from 1 to 600, not '1_0'"),
+    ("\uff11\uff12", "round minutes must be a whole number from 1 to 600, not '\uff11\uff12'"),
+    ("5.5", "round minutes must be a whole number from 1 to 600, not '5.5'"),
+    ("1e2", "round minutes must be a whole number from 1 to 600, not '1e2'"),
 ])
 def test_round_minutes_outside_1_to_600_are_refused_clearly(app, organiser, event, minutes, message):
     page = organiser.form("/organiser/events", name="Odd", ruleset_level="wotf|casual",

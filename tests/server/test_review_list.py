@@ -2,6 +2,7 @@
 run by reconcile.py), the head judge's list, resolutions, the organiser page and the export."""
 
 import csv
+import html
 import io
 
 import pytest
@@ -9,8 +10,9 @@ from server_helpers import T0, Phone, add_event, set_role
 
 from server.extensions import db
 from server.models import Event, ReviewItem
-from shared_rules import evaluate
+from shared_rules import evaluate, load_ruleset
 from shared_rules.history import penalty_payload, player_history, seen_ids
+from shared_rules.translations import translated
 
 EVENT = {"level": "competitive", "stage": "swiss", "games_per_match": 1}
 
@@ -68,6 +70,14 @@ def test_an_offline_judges_penalties_flag_the_warning_another_judge_gave_meanwhi
     flagged = [r for r in rows if r["flag"]]
     assert [r["id"] for r in flagged] == [third["id"]]
     assert flagged[0]["flag"].startswith("recorded Warning; with every judge's records")
+    # a French page says it in French, with the French names; the export stays English
+    french = {"Accept-Language": "fr"}
+    names = {p["id"]: p["name"] for p in translated(load_ruleset("dci-upg"), "dci-upg", "fr")["penalties"]}
+    page = html.unescape(organiser.get(f"/organiser/events/{event['slug']}", headers=french).get_data(as_text=True))
+    assert (f"enregistré : {names['warning']} ; avec les enregistrements de tous les juges "
+            f"(2 pénalités antérieures qu'il ne voyait pas), la politique donne {names['match_loss']}") in page
+    export = organiser.get(f"/organiser/events/{event['slug']}/penalties.csv", headers=french).get_data(as_text=True)
+    assert "recorded Warning; with every judge's records (2 earlier penalties" in export
 
 
 def test_only_head_judges_read_the_review_list(team, event, client):

@@ -1,6 +1,8 @@
 """The organiser's session (Secure over HTTPS, an expiry, logout ends it on the server) and
 join codes (a new code stops the old one; revoking a device changes the code)."""
 
+import html
+
 import pytest
 from server_helpers import Phone, add_event, make_app
 
@@ -93,6 +95,8 @@ def test_a_revoked_judge_cannot_rejoin_with_the_code_they_know(app, organiser, c
     code = _code(app, event)
     assert code != event["code"]
     assert f"The join code is now {code}" in page.get_data(as_text=True)
+    # the message names the judge first, not only the device (every phone may be "Phone")
+    assert f"Rex · phone #{revoked.id} revoked." in html.unescape(page.get_data(as_text=True))
     assert revoked.sync(expect=401)["error"]["message"] == "this device was revoked by the organiser"
     again = client.post("/api/join", json={"code": event["code"], "device_name": "p", "judge_name": "Rex"})
     assert again.status_code == 404
