@@ -19,7 +19,7 @@ import { zipSync } from "fflate";
 import { bundleApp } from "./build/app-bundle.mjs";
 import { compressCopies } from "./build/compress.mjs";
 import { writeServiceWorker } from "./build/service-worker.mjs";
-import { LANGUAGES as CATALOG_LANGUAGES } from "./build/messages.mjs";
+import { LANGUAGES as CATALOG_LANGUAGES, firstWords } from "./build/messages.mjs";
 import { trimStdlib } from "./build/stdlib.mjs";
 import { initialMemoryBytes } from "./build/wasm-memory.mjs";
 
@@ -99,6 +99,9 @@ async function build() {
   fs.copyFileSync(path.join(modules, "idb/build/index.js"), path.join(vendor, "idb.js"));
   fs.copyFileSync(path.join(modules, "workbox-window/build/workbox-window.prod.mjs"),
     path.join(vendor, "workbox-window.mjs"));
+  // index.html's own words in each language, for the first frame (js/first-words.js).
+  fs.writeFileSync(path.join(dist, "js", "first-words.js"),
+    `export const FIRST_WORDS = ${JSON.stringify(firstWords())};\n`);
   // The page's modules and the worker, bundled in place (build/app-bundle.mjs).
   await bundleApp(dist);
 

@@ -85,6 +85,18 @@ export function sourceMessages() {
   return { messages: found, problems };
 }
 
+/** index.html's fixed words in each catalog language, `{language: {english: text}}` (the
+ * translated ones only), for the page's first frame (src/js/first-words.js). */
+export function firstWords() {
+  const english = Object.entries(sourceMessages().messages)
+    .filter(([, entry]) => entry.where.some((w) => w.startsWith("index.html:"))).map(([text]) => text);
+  return Object.fromEntries(LANGUAGES.map((code) => {
+    const { messages } = JSON.parse(fs.readFileSync(path.join(src, "i18n", `${code}.json`), "utf8"));
+    return [code, Object.fromEntries(english.filter((text) => typeof messages[text] === "string" && messages[text])
+      .map((text) => [text, messages[text]]))];
+  }));
+}
+
 function placeholders(text) {
   return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 }

@@ -3,7 +3,9 @@
 //  - page copies: a file the page has already downloaded (it sits in the browser's HTTP cache)
 //    is taken from there when its bytes hash to the build's revision, so a first visit
 //    downloads no file twice;
-//  - progress: the bytes received for each file are posted to the app's windows;
+//  - progress: the bytes received for each file are posted to the app's windows, and a failed
+//    download too, with its cause ("network", "server" with the HTTP status, "storage") so
+//    the page can say it in the app's words;
 //  - stall: a download that receives nothing for STALL_MS is aborted, so a dead connection
 //    fails the install (and the page tries again) instead of hanging it.
 // An install that fails keeps the files already in the cache: the next attempt (the page
@@ -25,6 +27,18 @@ setCacheNameDetails({ prefix: CACHE_ID });
 async function tell(message) {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   for (const client of windows) client.postMessage(message);
+}
+
+/** Why a download failed, for the page: {cause, status}. */
+function causeOf(error) {
+  const status = error?.details?.status;  // Workbox's bad-precaching-response
+  if (status) return { cause: "server", status };
+  if (error?.name === "QuotaExceededError") return { cause: "storage" };
+  return { cause: "network" };            // a failed fetch, a dead connection, a broken body
+}
+
+function failed(url, error) {
+  return { type: "precache-failed", url, message: String(error?.message || error), ...causeOf(error) };
 }
 
 async function sha256(buffer) {
@@ -72,7 +86,7 @@ const stallTimers = new Map();
 
 function armStall(url, abort) {
   clearTimeout(stallTimers.get(url));
-  stallTimers.set(url, setTimeout(() => abort.abort(new Error(`no data for ${STALL_MS / 1000} s`)), STALL_MS));
+  stallTimers.set(url, setTimeout(() => abort.abort(new DOMException(`no data for ${STALL_MS / 1000} s`, "TimeoutError")), STALL_MS));
 }
 
 function disarmStall(url) {
@@ -120,7 +134,7 @@ const progress = {
   fetchDidFail({ request, error }) {
     disarmStall(request.url);
     aborts.delete(request.url);
-    tell({ type: "precache-failed", url: request.url, message: String(error?.message || error) });
+    tell(failed(request.url, error));
   },
 };
 
@@ -128,7 +142,7 @@ const precache = new PrecacheController({ plugins: [pageCopies, progress] });
 precache.addToCacheList(self.__WB_MANIFEST);
 
 self.addEventListener("install", (event) => {
-  precache.install(event).catch((error) => tell({ type: "precache-failed", message: String(error?.message || error) }));
+  precache.install(event).catch((error) => tell(failed(undefined, error)));
 });
 self.addEventListener("activate", (event) => {
   precache.activate(event);

@@ -1,6 +1,8 @@
 """Steps a judge takes in the app, shared by the browser tests."""
 
-from .conftest import ROOT, wait_python
+import contextlib
+
+from .conftest import PHONE, ROOT, wait_python
 
 
 def join(page, server, event, judge):
@@ -48,6 +50,16 @@ def standalone(page, url, ruleset, level=None):
     page.wait_for_selector("main[data-screen=penalty]")
 
 
+def local_round(page, url, minutes, ruleset="wotf"):
+    """A phone using `ruleset` on its own, its own round of `minutes` started on the Clock
+    screen and shown."""
+    standalone(page, url, ruleset)
+    page.goto(url + "/#/clock")
+    page.fill("#local-minutes", str(minutes))
+    page.click("form.row button[type=submit]")
+    page.wait_for_selector("#round-left[data-remaining-ms]")
+
+
 def standalone_pick(page, url, search, infraction, player, ruleset="dci-upg", level="competitive"):
     """A phone using `ruleset` on its own, its Python ready, on the Penalty screen with
     `infraction` and the player typed (see pick)."""
@@ -64,11 +76,25 @@ def pick(page, search, infraction, player):
     page.fill("#pen-player", player)
 
 
+@contextlib.contextmanager
+def judge_phone(browser, server, event, judge, route, ready, size=PHONE, locale="en-US"):
+    """A browser context of viewport `size` whose browser speaks `locale`, joined to `event`
+    as `judge` and opened at `route` (a hash route, "#/time") until selector `ready` shows;
+    yields its page and closes the context after."""
+    ctx = browser.new_context(viewport=size, locale=locale)
+    try:
+        page = ctx.new_page()
+        join(page, server, event, judge)
+        page.goto(server.url + "/" + route)
+        page.wait_for_selector(ready)
+        yield page
+    finally:
+        ctx.close()
+
+
 def joined_phones(browser, server, event, *judges):
     """A phone-sized browser context per judge, its page joined to `event` as that judge:
     [(context, page)], in the order given. Close the contexts when done."""
-    from .conftest import PHONE
-
     out = []
     for judge in judges:
         ctx = browser.new_context(viewport=PHONE)

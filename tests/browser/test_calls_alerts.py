@@ -86,6 +86,12 @@ def test_table_page_call_reaches_a_judge_who_takes_and_closes_it(browser, flask_
         judge.wait_for_selector("#appeal-dialog")
         assert judge.input_value("#appeal-ruling") == "The attack happened; the game goes on."
         assert judge.input_value("#appeal-table") == "2"
+        judge.select_option("#appeal-player", index=1) if judge.locator("select#appeal-player").count() \
+            else judge.fill("#appeal-player", "Table 2 player")
+        table = judge.input_value("#appeal-table")  # the chosen player's table
+        judge.click("#appeal-record")
+        judge.wait_for_function("() => document.activeElement?.matches('#call-closed [data-appealed]')")
+        assert f"(table {table})" in judge.text_content("#call-closed [data-appealed]")
         player.wait_for_function(
             "() => document.querySelector('#call-status').dataset.status === 'closed'", timeout=5_000)
         with flask_server.app.app_context():

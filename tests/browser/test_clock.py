@@ -6,7 +6,7 @@ import time
 import pytest
 
 from .conftest import PHONE, shoot
-from .helpers import join
+from .helpers import join, local_round
 
 SHIFT_SCRIPT = """(() => {
   const shift = %d;
@@ -82,5 +82,20 @@ def test_the_alert_the_judge_picked_fires_before_time(browser, flask_server):
         assert page.get_attribute("#alert", "role") == "alert"
         left = int(page.get_attribute("#round-left", "data-remaining-ms"))
         assert 4 * 60_000 < left <= 5 * 60_000
+    finally:
+        ctx.close()
+
+
+def test_once_time_is_up_the_clock_says_time_was_called_not_time_left(browser, static_server):
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        local_round(page, static_server.url, 1)
+        page.wait_for_function("() => /time left/.test(document.querySelector('#round-label')?.textContent)")
+        assert page.text_content("#round-ends").startswith("Ends at ")
+        page.evaluate(SHIFT_SCRIPT % 90_000)  # the round's minute is over
+        page.wait_for_function("() => document.querySelector('#round-label').textContent === 'Round 1 · time called'")
+        assert page.text_content("#round-ends").startswith("Time was called at ")
+        assert page.text_content("#round-left") == "0:00"
     finally:
         ctx.close()

@@ -87,8 +87,11 @@ def test_an_appeal_from_a_floor_judges_penalty_is_decided_on_the_head_judges_pho
         look_up_penalty(floor, "slow", "slow_play", player["id"])
         floor.click("#pen-record")
         floor.wait_for_selector("#pen-recorded")
-        # the player appeals Fay's ruling; a second appeal is of a ruling Hal made
+        # the player appeals Fay's ruling from the penalty card; a second appeal, from the
+        # player's history, is of a ruling Hal made
         for ruled_by in ("Fay", "Hal"):
+            if ruled_by == "Hal":
+                floor.goto(floor.url.split("#")[0] + f"#/history/{player['id']}")
             floor.click("[data-appeal]")
             floor.wait_for_selector("#appeal-dialog")
             assert floor.eval_on_selector("#appeal-player", "el => el.value") == str(player["id"])
@@ -97,6 +100,16 @@ def test_an_appeal_from_a_floor_judges_penalty_is_decided_on_the_head_judges_pho
             floor.fill("#appeal-ruled-by", ruled_by)
             floor.click("#appeal-record")
             floor.wait_for_selector("#appeal-dialog", state="detached")
+            # the judge sees it was recorded, where the button was, and the keyboard is there
+            floor.wait_for_function("() => document.activeElement?.matches('[data-appealed]')")
+            said = floor.locator("[data-appealed]")
+            assert said.get_attribute("role") == "status" and "table 1" in said.text_content()
+        # a cancelled form gives the keyboard back to the button
+        floor.reload()
+        floor.click("[data-appeal]")
+        floor.wait_for_selector("#appeal-dialog")
+        floor.keyboard.press("Escape")
+        floor.wait_for_function("() => document.activeElement?.matches('[data-appeal]')")
         wait_synced(floor)
         appeals = {r["payload"]["ruled_by"]: r for r in flask_server.records(slug) if r["type"] == "appeal"}
         assert set(appeals) == {"Fay", "Hal"}

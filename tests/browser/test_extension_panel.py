@@ -119,3 +119,49 @@ def test_an_engine_extension_over_240_minutes_goes_to_the_head_judge(browser, fl
         assert extensions(page) == [(2, 30, "deck_check")]
     finally:
         ctx.close()
+
+
+def test_a_mistaken_extension_is_voided_by_its_judge_and_the_table_gets_its_time_back(browser, flask_server):
+    from .helpers import joined_phones, wait_synced
+
+    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
+    slug = event["slug"]
+    flask_server.start_round(slug)
+    (vic_ctx, vic), (kim_ctx, kim) = joined_phones(browser, flask_server, event, "Vic", "Kim")
+    try:
+        vic.click("[aria-label='Add time to table 2']")
+        vic.select_option("#ext-reason", "deck_check")
+        vic.fill("#ext-minutes", "1e2")  # not digits: no answer, nothing given
+        vic.click("#ext-work")
+        vic.wait_for_selector("#ext-missing")
+        vic.fill("#ext-minutes", "6")
+        vic.click("#ext-work")
+        vic.click("#ext-add")
+        vic.wait_for_function("() => document.querySelector('li[data-table=\"2\"] .ext')?.textContent === '+9 min'")
+        wait_synced(vic)
+        assert [t["extension_minutes"] for t in flask_server.clock(slug)["tables"] if t["number"] == 2] == [9]
+
+        # another floor judge sees it, not to void
+        wait_synced(kim)
+        kim.click("[aria-label='Add time to table 2']")
+        kim.wait_for_selector("#ext-log li[data-extension]")
+        assert "+9 min · Deck check · Vic at " in kim.text_content("#ext-log")
+        assert kim.locator("[data-void-extension]").count() == 0
+
+        # its judge voids it, saying why; the table's time goes back at once, and on the server
+        vic.click("[aria-label='Add time to table 2']")
+        vic.click("[data-void-extension]")
+        vic.click("#ext-void-confirm")
+        vic.wait_for_selector("#ext-void-error:not([hidden])")  # a reason is needed
+        vic.fill("#ext-void-reason", "wrong table")
+        vic.click("#ext-void-confirm")
+        vic.wait_for_function(
+            "() => document.querySelector('li[data-table=\"2\"] .ext')?.textContent === 'no extension'")
+        assert vic.locator("#ext-log li").count() == 0
+        wait_synced(vic)
+        assert [t["extension_minutes"] for t in flask_server.clock(slug)["tables"] if t["number"] == 2] in ([0], [])
+        voids = [r["payload"] for r in flask_server.records(slug) if r["type"] == "void"]
+        assert [v["reason"] for v in voids] == ["wrong table"]
+    finally:
+        vic_ctx.close()
+        kim_ctx.close()

@@ -2,10 +2,11 @@
 localStorage before the app's code runs — here the app's code never arrives — and ticking;
 the clock screen replaces it; leaving the event removes it."""
 
+import json
 import re
 
-from .conftest import PHONE
-from .helpers import standalone
+from .conftest import DIST, PHONE
+from .helpers import local_round
 
 MAIN_JS = re.compile(r".*/js/main\.js(\?.*)?$")
 
@@ -20,11 +21,7 @@ def test_the_kept_round_shows_before_the_app_loads_and_leaving_removes_it(browse
     ctx = browser.new_context(viewport=PHONE, service_workers="block")
     try:
         page = ctx.new_page()
-        standalone(page, static_server.url, "wotf")
-        page.goto(static_server.url + "/#/clock")
-        page.fill("#local-minutes", "50")
-        page.click("form.row button[type=submit]")
-        page.wait_for_selector("#round-left[data-remaining-ms]")
+        local_round(page, static_server.url, 50)
         kept = page.evaluate("JSON.parse(localStorage.getItem('judge-first-clock'))")
         assert kept["round"]["round_minutes"] == 50 and kept["round"]["state"] == "running"
 
@@ -61,5 +58,29 @@ def test_the_kept_round_shows_before_the_app_loads_and_leaving_removes_it(browse
         after.goto(static_server.url + "/#/clock")
         after.wait_for_load_state("load")
         assert after.locator(".first-clock").count() == 0
+    finally:
+        ctx.close()
+
+
+def test_the_first_frame_speaks_the_app_s_language_before_its_catalog_is_read(browser, static_server):
+    de = json.loads((DIST / "i18n" / "de.json").read_text(encoding="utf-8"))["messages"]
+    it = json.loads((DIST / "i18n" / "it.json").read_text(encoding="utf-8"))["messages"]
+    ctx = browser.new_context(viewport=PHONE, locale="de-DE", service_workers="block")
+    try:
+        page = ctx.new_page()
+        page.route(MAIN_JS, lambda route: route.abort())  # neither the app's code nor its catalog
+        page.goto(static_server.url + "/#/penalty")
+        page.wait_for_load_state("load")
+        assert page.evaluate("document.documentElement.lang") == "de"
+        assert page.text_content("main p") == de["Loading…"] != "Loading…"
+        assert page.text_content("#nav a[data-screen=clock]") == de["Clock"]
+        assert page.get_attribute("#nav", "aria-label") == de["Screens"]
+        assert page.get_attribute("#python", "title") == de["Rules engine"]
+        # a kept choice wins over the browser's language, as in the app
+        page.evaluate("localStorage.setItem('judge-language', 'it')")
+        page.reload()
+        page.wait_for_load_state("load")
+        assert page.evaluate("document.documentElement.lang") == "it"
+        assert page.text_content("#nav a[data-screen=penalty]") == it["Penalty"]
     finally:
         ctx.close()

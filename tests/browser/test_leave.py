@@ -68,19 +68,22 @@ def test_leaving_waits_for_the_outbox_and_refused_records_say_what_they_were(bro
         wait_synced(page)
         assert kept in [r["id"] for r in flask_server.records(event["slug"])]
 
-        # The refused record lives only on this phone: leaving asks first.
+        # The refused record lives only on this phone: leaving asks first, in the page.
         page.goto(flask_server.url + "/#/join")
-        asked = []
-        page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
         page.click("#leave-btn")
+        page.wait_for_selector("#leave-step")
+        assert page.text_content("#leave-ask").startswith("1 record the server refused is kept only on this phone")
+        assert page.evaluate("() => document.activeElement.id") == "leave-stay"
+        page.click("#leave-stay")
         page.wait_for_function(
             "() => /refused records are on the Sync screen/.test(document.querySelector('#leave-status').textContent)")
-        assert asked and asked[0].startswith("1 record the server refused is kept only on this phone")
+        assert page.evaluate("() => document.activeElement.id") == "leave-btn"
         assert page.evaluate("() => window.judgeApp.app.session?.event.slug") == event["slug"]
-        page.once("dialog", lambda d: d.accept())
         page.click("#leave-btn")
+        page.click("#leave-anyway")
         page.wait_for_function("() => window.judgeApp.app.session === null")
-        page.wait_for_selector("#join-code")
-        assert page.locator("#leave-btn").count() == 0
+        # the Event screen is drawn again without the event (its join form was there before too)
+        page.wait_for_selector("#leave-btn", state="detached")
+        assert page.locator("#join-code").count() == 1
     finally:
         ctx.close()

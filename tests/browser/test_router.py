@@ -31,3 +31,19 @@ def test_a_screen_whose_code_loads_after_the_hash_moved_on_is_not_shown(browser,
         assert page.get_attribute("#nav [data-screen=clock]", "aria-current") == "page"
     finally:
         ctx.close()
+
+
+def test_a_malformed_link_opens_a_screen_that_says_what_is_wrong(browser, flask_server):
+    ctx = browser.new_context(viewport=PHONE)
+    errors = []
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        for link in ("/#/event/%ZZ/table/1", "/#/event/a%/table/%E0%A4%A"):
+            page.goto(flask_server.url + link)
+            page.wait_for_selector("main[data-screen=event] h1")
+            page.wait_for_function(
+                "() => document.querySelector('main').textContent.includes('No event has this address')")
+        assert errors == []
+    finally:
+        ctx.close()

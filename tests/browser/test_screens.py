@@ -34,6 +34,21 @@ def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask
         page.wait_for_function(
             "() => /No event has that join code/.test(document.querySelector('#join-status').textContent)")
         assert page.text_content("#sync") == "Not joined"
+        # names the server would refuse are said on the phone, by field, before anything is sent
+        sent = []
+        page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/api/join") else None)
+        for field, typed, said in (("#judge-name", "Erin\u202e", "Your name (judge): contains a mark that turns"),
+                                   ("#device-name", "Phone\u200b", "This device: contains an invisible character"),
+                                   ("#judge-name", "   ", "Your name (judge): is needed")):
+            page.fill("#join-code", event["code"])
+            page.fill("#judge-name", "Erin")
+            page.fill("#device-name", "Phone")
+            page.fill(field, typed)
+            page.click("#join-btn")
+            page.wait_for_function("(t) => document.querySelector('#join-status').textContent.startsWith(t)", arg=said)
+            assert page.evaluate("() => document.activeElement.id") == field[1:]
+        assert sent == []
+        assert page.get_attribute("#judge-name", "maxlength") == "100"
         join(page, flask_server, event, "Erin")
         page.goto(flask_server.url + "/#/time")
         page.select_option("#tc-table", "1")

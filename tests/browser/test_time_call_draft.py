@@ -1,31 +1,24 @@
 """Time!: Back and Forward keep a walk in progress (its answers and its next question), and
 recording or "Start over" ends it; a bad number stays on screen with a message beside its
-field instead of reaching the engine."""
+field instead of reaching the engine, and a score no match can have (two wins each in a best
+of three) is refused beside the game-wins fields in the phone's language."""
 
 import contextlib
 
 from playwright.sync_api import expect
 
-from .conftest import PHONE
-from .helpers import join, wait_synced
+from .helpers import judge_phone, wait_synced
 from .test_time_call_ends import answer
 
 
 @contextlib.contextmanager
-def time_screen(browser, server, level="tier2"):
-    """A judge's phone on the Time! screen of a Yu-Gi-Oh! event at `level` whose round 1 runs;
-    yields (page, event)."""
+def time_screen(browser, server, level="tier2", locale="en-US"):
+    """A judge's phone (its browser in `locale`) on the Time! screen of a Yu-Gi-Oh! event at
+    `level` whose round 1 runs; yields (page, event)."""
     event = server.make_event("yugioh", level, round_minutes=45)
     server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
-    try:
-        page = ctx.new_page()
-        join(page, server, event, "Tove")
-        page.goto(server.url + "/#/time")
-        page.wait_for_selector("#tc-start")
+    with judge_phone(browser, server, event, "Tove", "#/time", "#tc-start", locale=locale) as page:
         yield page, event
-    finally:
-        ctx.close()
 
 
 def shown(page):
@@ -136,3 +129,31 @@ def test_a_bad_number_gets_a_message_beside_its_field_and_the_walk_stays(browser
         page.wait_for_selector("#tc-result")
         # 1 game to 0 before, the current game lost by A on life points: one game each
         assert page.get_attribute("#tc-result [data-match]", "data-match") == "draw"
+
+
+def test_an_impossible_score_is_refused_beside_the_fields_and_a_corrected_one_walks_on(browser, flask_server):
+    with time_screen(browser, flask_server, locale="de-DE") as (page, _):
+        page.select_option("#tc-table", "1")
+        page.fill("#tc-wins-a", "2")
+        page.fill("#tc-wins-b", "2")
+        page.click("#tc-start")
+        error = page.locator("#tc-wins-error")
+        error.wait_for(state="visible")
+        # the engine's reason in German, the number from the data
+        assert "Best-of-3" in error.text_content() and "Spielstand" in error.text_content()
+        assert page.evaluate("document.activeElement.id") == "tc-wins-a"
+        assert page.get_attribute("#tc-wins-a", "aria-invalid") == "true"
+        assert "tc-wins-error" in page.get_attribute("#tc-wins-b", "aria-describedby")
+        assert page.locator("#tc-steps > *").count() == 0
+        assert page.is_hidden("#tc-reset")
+        # nothing of the refused walk is kept: a reload shows the form, not a walk
+        page.reload()
+        page.wait_for_selector("#tc-start")
+        assert page.locator("#tc-steps > *").count() == 0
+        assert page.input_value("#tc-wins-a") == "2"
+        # corrected, the walk goes on; typing took the reason away
+        page.fill("#tc-wins-b", "1")
+        assert page.is_hidden("#tc-wins-error")
+        assert page.get_attribute("#tc-wins-a", "aria-invalid") is None
+        page.click("#tc-start")
+        page.wait_for_selector("#tc-match[data-match=A]")

@@ -10,6 +10,8 @@ export const LIMITS = Object.freeze({
   judge: 100, // a judge's name (who ruled, who was consulted)
   notes: 2000, // notes, reasons, rulings
   minutes: 240, // one time extension, at most
+  device: 100, // a device's name
+  code: 32, // an event's join code
 });
 
 // a lone surrogate half, NUL and other control characters (line breaks and tabs are allowed
@@ -17,6 +19,10 @@ export const LIMITS = Object.freeze({
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 const CONTROL_ONE_LINE = /[\u0000-\u001F\u007F-\u009F]/;
+// marks that turn the direction of the text around them (a name could be made to read as
+// another), and in one-line text the invisible characters that make two equal-looking names
+const DIRECTION = /[\u202A-\u202E\u2066-\u2069]/;
+const INVISIBLE = /[\u200B\u2060\uFEFF]/;
 
 /** Why `text` cannot be recorded as free text of at most `max` characters, or null; shown
  *  after a label ("Notes: too long: 2001 characters, at most 2000.").
@@ -25,6 +31,8 @@ export function textProblem(text, max = LIMITS.notes, multiline = true) {
   if (LONE_SURROGATE.test(text)) return t("contains a broken character (half of a pair): type it again");
   if (text.includes("\u0000")) return t("contains a NUL character, which cannot be recorded");
   if ((multiline ? CONTROL : CONTROL_ONE_LINE).test(text)) return t("contains a control character, which cannot be recorded");
+  if (DIRECTION.test(text)) return t("contains a mark that turns the text's direction, which cannot be recorded");
+  if (!multiline && INVISIBLE.test(text)) return t("contains an invisible character, which cannot be recorded");
   if (text.length > max) {
     return tn("too long: {count} character, at most {max}", "too long: {count} characters, at most {max}", text.length,
       { max });

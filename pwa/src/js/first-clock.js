@@ -5,8 +5,12 @@
 // build puts this module, with clock.js, in line into the page); the clock screen replaces
 // what it drew (same look, same clock.js arithmetic) as soon as it is up. Shown only on the
 // clock screen of a judge's phone that has joined an event (or uses a policy on its own):
-// leaving the event, or an event with no round, removes the copy.
+// leaving the event, or an event with no round, removes the copy. The page's own words are
+// put into the app's language first, so the first frame is not English on a German phone.
 import { roundLeft, showFace } from "./clock.js";
+import { FIRST_WORDS } from "./first-words.js";
+import { applyLanguage, language } from "./lang.js";
+import { translateWords } from "./page-words.js";
 
 const KEY = "judge-first-clock";
 
@@ -39,6 +43,7 @@ function keptCopy() {
  * a long task that would otherwise hold the paint back. index.html preloads main.js, so its
  * download does not wait. */
 export function openPage() {
+  showFirstWords();
   const drew = drawFirstClock();
   // From the page's address, as this code also runs in line in index.html.
   const load = () => import(new URL("js/main.js", document.baseURI).href).catch((err) => {
@@ -59,6 +64,16 @@ export function openPage() {
   };
   requestAnimationFrame(() => setTimeout(once, 0));
   setTimeout(once, 100);
+}
+
+/** The page's fixed words and <html lang> in the app's language (lang.js) from the first
+ * frame, with the words the build put in line (first-words.js); the app's catalog, read
+ * later, does the rest. */
+export function showFirstWords() {
+  const code = language();
+  applyLanguage(code);
+  const words = FIRST_WORDS[code];
+  if (words) translateWords(document, (english) => words[english] ?? english);
 }
 
 /** Draw the kept round's time left into <main> when the page opens on the clock screen, and

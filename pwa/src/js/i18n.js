@@ -9,6 +9,7 @@
 // `node build/messages.mjs` lists every message of the sources (only string literals are
 // read, so the first arguments of t and tn must be literals) and checks each catalog.
 import { language } from "./lang.js";
+import { translateWords } from "./page-words.js";
 
 let shown = "en";
 let messages = {};
@@ -102,19 +103,7 @@ export function tn(one, other, count, params) {
   return filled(Number(count) === 1 ? one : other, all);
 }
 
-/** Translate the page's fixed words (index.html): the text of each element marked `data-t`
- * and the attributes each names in `data-t-attrs` ("aria-label title"). The English is kept in
- * the element's dataset on the first pass, so a later language starts from it. */
+/** Translate the page's fixed words (index.html) with the catalog (page-words.js). */
 export function translatePage(root = document) {
-  for (const el of root.querySelectorAll("[data-t]")) {
-    el.dataset.tEn ??= el.textContent;
-    el.textContent = t(el.dataset.tEn);
-  }
-  for (const el of root.querySelectorAll("[data-t-attrs]")) {
-    for (const attr of el.dataset.tAttrs.split(/\s+/).filter(Boolean)) {
-      const keep = `tEn${attr.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase())}`;
-      el.dataset[keep] ??= el.getAttribute(attr) ?? "";
-      el.setAttribute(attr, t(el.dataset[keep]));
-    }
-  }
+  translateWords(root, (english) => t(english));
 }

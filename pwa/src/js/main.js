@@ -16,6 +16,7 @@ import { preloadScreen, route, render } from "./router.js";
 import { renderStatus } from "./ui/status.js";
 import { startReviewBadge, updateReviewBadge } from "./ui/review-badge.js";
 import { startLook } from "./theme.js";
+import { keepClearOfNav } from "./bars.js";
 import { keepFirstClock } from "./first-clock.js";
 import { applyLanguage } from "./lang.js";
 import { loadMessages, translatePage } from "./i18n.js";
@@ -120,6 +121,8 @@ async function showLanguage() {
 }
 
 window.addEventListener("judge-language", async () => {
+  // the control that changed the language is drawn again: focus goes back to its new copy
+  const focused = document.activeElement?.id;
   // the rule texts in the new language too (they come with its catalog, i18n.js translatedRules)
   const [, rulesets] = await Promise.all([showLanguage(), ruleData("index").catch(() => app.rulesets),
     app.session ? useRuleset(app.session.event.ruleset) : null]);
@@ -127,11 +130,13 @@ window.addEventListener("judge-language", async () => {
   renderStatus();
   redrawAlert();
   drawCalls();
-  render();
+  await render();
+  if (focused && document.activeElement === document.body) document.getElementById(focused)?.focus();
 });
 
 async function boot() {
   startLook();
+  keepClearOfNav();
   renderStatus();
   engineState.onchange = renderStatus;
   offline.addEventListener("change", renderStatus);

@@ -2,22 +2,33 @@
 // about it. "Ready offline" comes from the page's own check, never from an event alone: the
 // service worker is activated and the Cache Storage holds every file of precache.json under
 // its revision. Until then `offline` carries the download's progress, and when the download
-// stops (no network, a server error, a dead connection) it says why; the page registers
-// again when the network returns and on a timer, and the service worker fetches only the
-// files it does not hold yet.
+// stops (no network, a server error, a dead connection) it says why, in the app's words. A
+// download the network interrupted goes on by itself: the page registers again as soon as
+// the browser says it is online, and probes the server meanwhile (after 1 s, 2 s, 4 s, 8 s,
+// then every 10 s), since a link that drops while the phone keeps its Wi-Fi fires no
+// "online" event. A server error is tried again on a longer timer. Either way the service
+// worker fetches only the files it does not hold yet.
 //
 // offline.phase: "off" (not started: the players' page) | "checking" | "downloading" |
-//   "paused" (no network) | "failed" (retrying at retryAt) | "ready" | "unavailable" (no
-//   service worker here: an http:// address that is not this machine, or an old browser)
+//   "paused" (the network is gone or interrupted the download: it goes on by itself) |
+//   "failed" (retrying at retryAt) | "ready" | "unavailable" (no service worker here: an
+//   http:// address that is not this machine, or an old browser)
 // offline.done, offline.total: bytes on the wire (the Brotli copies' sizes) of the files held
-//   and of all; offline.reason: why the download stopped, in the language shown (set as a
-//   function of the app's words, or as the text of a browser's or service worker's error);
-//   a "change" event on every change.
+//   and of all; done never goes down while total stays (a file fetched again after an
+//   interruption counts from where it had got to); offline.cause, why it paused or stopped:
+//   "offline" (the browser has no network), "network" (downloads failed while it says it has),
+//   "server" (an HTTP error), "storage" (no room), "other"; offline.reason: the same in the
+//   language shown, always the app's own words (a function of t()); offline.detail: the
+//   browser's or service worker's own error text, in English, for a "details" element and
+//   the console only; a "change" event on every change.
 
 import { decimal, t } from "./i18n.js";
 
 const CHECK_EVERY_MS = 1000;
-const RETRY_MS = [5000, 10000, 20000, 40000, 60000];
+const RETRY_MS = [5000, 10000, 20000, 40000, 60000]; // after a server error
+const PROBE_MS = [1000, 2000, 4000, 8000, 10000];       // while the network is interrupted
+const PROBE_TIMEOUT_MS = 5000;
+const PROBE = "sw.js"; // never precached, so a probe goes to the network even when controlled
 const REVISION_PARAM = "__WB_REVISION__";
 const LIST = "precache.json";
 
@@ -31,11 +42,15 @@ Object.defineProperty(offline, "reason", {
   set: (value) => { reasonSaid = value; },
 });
 offline.retryAt = null;
+offline.cause = null;
+offline.detail = null;
 
 let list = null;          // precache.json: {cache, files: [{url, revision, bytes, wire}]}
 const inFlight = new Map(); // absolute URL -> bytes received so far (service worker messages)
 let failures = 0;
+let probes = 0;           // probes since the download last moved
 let retryTimer = null;
+let highest = { total: null, done: 0 }; // the most shown of this total (never shown going down)
 let checking = null;
 let engineWithoutCopy = null; // startOffline's onUnavailable
 const followed = new WeakSet();
@@ -90,7 +105,9 @@ async function check() {
   }
   const phase = ["paused", "failed"].includes(offline.phase) ? offline.phase
     : navigator.onLine ? "downloading" : "paused";
-  set({ phase, done: Math.round(done), total });
+  if (highest.total !== total) highest = { total, done: 0 };
+  highest.done = Math.max(highest.done, Math.round(done));
+  set({ phase, done: highest.done, total });
 }
 
 function checkSoon() {
@@ -106,25 +123,70 @@ function unavailable(reason) {
 }
 
 /** Registering failed: a browser that refuses service workers here (a private window,
- * storage turned off) will not change its mind; anything else is the network. */
+ * storage turned off) will not change its mind; anything else is the network or the server. */
 function registerFailed(err) {
   if (["SecurityError", "NotSupportedError"].includes(err?.name)) {
     const error = err.message || err.name;
     unavailable(() => t("this browser refuses it here ({error}); a private window does", { error }));
-  } else stopped(String(err?.message || err));
+    return;
+  }
+  const detail = String(err?.message || err);
+  // "A bad HTTP response code (404) was received when fetching the script."
+  const status = /\bHTTP\b.*?\((\d{3})\)/.exec(detail)?.[1] ?? (err?.status >= 400 ? err.status : null);
+  stopped(status ? { cause: "server", status, detail } : { cause: "network", detail });
 }
 
-/** The download stopped: say why, and try again when the network returns (or on a timer). */
-function stopped(reason) {
+const SAID = {
+  network: () => t("the network interrupted it"),
+  server: (status) => t("the server answered with an error ({status})", { status }),
+  storage: () => t("this phone has no room left for it"),
+  other: () => t("the download stopped"),
+};
+
+/** Why it stopped, from the service worker's or a browser's error: {cause, status, detail}. */
+let lastFailure = null;
+
+/** The download stopped (`why`: {cause, status, detail}, or null when only the service worker
+ * going redundant says so): say why, in our words, and go on by itself. An interruption of
+ * the network is probed for promptly (and the "online" event retries at once); a server error
+ * is tried again on a timer. */
+function stopped(why) {
   clearTimeout(retryTimer);
+  const { cause = "other", status = null, detail = null } = why ?? lastFailure ?? {};
+  lastFailure = null;
+  if (detail) console.warn(`offline copy: ${detail}`);
   if (!navigator.onLine) {
-    set({ phase: "paused", reason: () => t("no network"), retryAt: null });
+    set({ phase: "paused", cause: "offline", reason: () => t("no network"), detail, retryAt: null });
+    return;
+  }
+  if (cause === "network" || cause === "other") {
+    const wait = PROBE_MS[Math.min(probes, PROBE_MS.length - 1)];
+    set({ phase: "paused", cause, reason: () => SAID[cause](), detail, retryAt: Date.now() + wait });
+    retryTimer = setTimeout(probe, wait);
     return;
   }
   const wait = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
   failures += 1;
-  set({ phase: "failed", reason, retryAt: Date.now() + wait });
+  set({ phase: "failed", cause, reason: () => SAID[cause](status), detail, retryAt: Date.now() + wait });
   retryTimer = setTimeout(retry, wait);
+}
+
+/** Is the server reachable again? A short request for a file that is never precached; when
+ * it answers, register again; else probe again a little later. */
+async function probe() {
+  if (offline.phase !== "paused" && offline.phase !== "failed") return;
+  probes += 1;
+  try {
+    await fetch(PROBE, { method: "HEAD", cache: "no-store", signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+  } catch {
+    if (offline.phase !== "paused") return;
+    const wait = PROBE_MS[Math.min(probes, PROBE_MS.length - 1)];
+    set({ retryAt: Date.now() + wait });
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(probe, wait);
+    return;
+  }
+  retry();
 }
 
 function follow(reg) {
@@ -133,7 +195,7 @@ function follow(reg) {
   const watch = (worker) => {
     if (!worker) return;
     worker.addEventListener("statechange", () => {
-      if (worker.state === "redundant" && !reg.active) stopped(reasonSaid || (() => t("the download stopped")));
+      if (worker.state === "redundant" && !reg.active) stopped(null);
       else checkSoon();
     });
   };
@@ -146,7 +208,9 @@ function follow(reg) {
 export async function retry() {
   if (offline.phase === "ready" || offline.phase === "unavailable") return;
   clearTimeout(retryTimer);
-  set({ phase: navigator.onLine ? "downloading" : "paused", retryAt: null });
+  lastFailure = null;
+  if (navigator.onLine) set({ phase: "downloading", cause: null, reason: null, detail: null, retryAt: null });
+  else set({ phase: "paused", cause: "offline", reason: () => t("no network"), retryAt: null });
   try {
     if (!list) list = await fetch(LIST).then((r) => r.json());
     const reg = await navigator.serviceWorker.register("sw.js");
@@ -161,10 +225,18 @@ export async function retry() {
 function onMessage({ data }) {
   if (data?.type === "precache-progress") {
     inFlight.set(data.url, data.bytes);
+    probes = 0;
+    failures = 0;
     if (offline.phase === "paused" || offline.phase === "failed") return;
     checkSoon();
   } else if (data?.type === "precache-failed") {
-    set({ reason: data.url ? `${new URL(data.url).pathname}: ${data.message}` : data.message });
+    // Kept for when the installing worker goes redundant (follow's statechange).
+    const detail = data.url ? `${new URL(data.url).pathname}: ${data.message}` : data.message;
+    if (!lastFailure || lastFailure.cause === "network" || data.cause !== "network") {
+      lastFailure = { cause: data.cause || "other", status: data.status ?? null, detail };
+    }
+    // The worker may have gone redundant before this came: say the better reason now.
+    if (["paused", "failed"].includes(offline.phase) && offline.cause !== "offline") stopped(lastFailure);
   }
 }
 
@@ -186,11 +258,13 @@ export async function startOffline({ onControlled, onUnavailable, onUpdate }) {
   navigator.serviceWorker.addEventListener("message", onMessage);
   window.addEventListener("online", () => {
     failures = 0;
+    probes = 0;
     if (offline.phase !== "ready") retry();
   });
   window.addEventListener("offline", () => {
-    if (offline.phase === "downloading" || offline.phase === "checking") {
-      set({ phase: "paused", reason: () => t("no network") });
+    if (["downloading", "checking", "paused"].includes(offline.phase)) {
+      clearTimeout(retryTimer);
+      set({ phase: "paused", cause: "offline", reason: () => t("no network"), retryAt: null });
     }
   });
   setInterval(() => { if (offline.phase !== "ready") checkSoon(); }, CHECK_EVERY_MS);

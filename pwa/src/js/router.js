@@ -20,9 +20,19 @@ const screens = {
 
 let cleanup = null;
 
+/** One part of an address, %-decoded; a malformed one ("%ZZ", a lone "%") as it is, so a
+ * mistyped or damaged link opens a screen that says what is wrong instead of throwing. */
+export function decodedPart(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The current route: {screen, args: [...]} from location.hash. */
 export function route() {
-  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodedPart);
   let screen = parts[0] || (app.session ? "clock" : "join");
   if (!screens[screen]) screen = "join";
   if (!app.session && !["join", "event"].includes(screen)) screen = "join";

@@ -89,12 +89,33 @@ export function openAppeal({ table = null, round = null, player = null, ruling =
   });
 }
 
+/** What a recorded appeal says where its button was (a status the screen reader reads). */
+export function appealRecorded(record) {
+  const table = record?.payload?.table;
+  return h("p", { class: "ok-text", role: "status", tabindex: "-1", "data-appealed": record?.id ?? "" },
+    table != null ? t("Appeal recorded (table {table}); the head judge decides it on the Review screen.", { table })
+      : t("Appeal recorded; the head judge decides it on the Review screen."));
+}
+
 /** "The player appeals": a button opening the appeal form for a penalty record (`payload`:
- * its payload), the ruling filled in as the penalty and infraction, in the ruleset's names. */
+ * its payload), the ruling filled in as the penalty and infraction, in the ruleset's names.
+ * Once the appeal is recorded the button gives way to appealRecorded's line; a cancelled
+ * form gives the keyboard back to the button. */
 export function appealButton(record, payload) {
-  return h("button", { type: "button", class: "secondary", "data-appeal": record.id, onclick: () => openAppeal({
-    table: payload.table, round: payload.round, player: payload.player, ruledBy: record.judge, penalty: record.id,
-    ruling: t("{penalty} for {infraction}",
-      { penalty: penaltyName(payload.penalty), infraction: infractionName(payload.infraction) }),
-  }) }, t("The player appeals"));
+  return h("button", { type: "button", class: "secondary", "data-appeal": record.id, onclick: async (ev) => {
+    const button = ev.currentTarget;
+    const appeal = await openAppeal({
+      table: payload.table, round: payload.round, player: payload.player, ruledBy: record.judge, penalty: record.id,
+      ruling: t("{penalty} for {infraction}",
+        { penalty: penaltyName(payload.penalty), infraction: infractionName(payload.infraction) }),
+    });
+    if (!button.isConnected) return;
+    if (!appeal) {
+      button.focus();
+      return;
+    }
+    const said = appealRecorded(appeal);
+    button.replaceWith(said);
+    said.focus();
+  } }, t("The player appeals"));
 }

@@ -8,6 +8,7 @@ import { app } from "../state.js";
 import { serverNow } from "../servertime.js";
 import { callsState, closeCall, readsCalls, reasonLabel, takeCall } from "../calls.js";
 import { showAlert } from "./alerts.js";
+import { LIMITS, textProblem } from "../checks.js";
 import { t } from "../i18n.js";
 
 let closedHere = null; // the call this phone closed last: {call, ruling}
@@ -23,7 +24,7 @@ function age(ms) {
 function callItem(c) {
   const mine = c.status === "taken" && c.taken_by === app.session.judge_name;
   const reason = reasonLabel(c.reason);
-  const ruling = h("textarea", { id: `call-ruling-${c.id}`, maxlength: "2000", rows: "2" });
+  const ruling = h("textarea", { id: `call-ruling-${c.id}`, maxlength: String(LIMITS.notes), rows: "2" });
   return h("li", { "data-call": c.id, "data-status": c.status, "data-escalated": String(Boolean(c.escalated)) },
     h("div", { class: "info" },
       h("strong", {}, t("Table {table}", { table: c.table })), reason ? ` · ${reason}` : "",
@@ -54,6 +55,12 @@ async function take(c, btn) {
 }
 
 async function close(c, ruling, form) {
+  const problem = ruling ? textProblem(ruling) : null;
+  if (problem) {
+    note().textContent = t("The ruling: {problem}.", { problem });
+    form.querySelector("textarea")?.focus();
+    return;
+  }
   for (const b of form.querySelectorAll("button")) b.disabled = true;
   try {
     const call = await closeCall(c.id, ruling || null);
@@ -67,7 +74,11 @@ async function close(c, ruling, form) {
 }
 
 function closedItem() {
-  const { call, ruling } = closedHere;
+  const { call, ruling, appealed } = closedHere;
+  if (appealed) {
+    return h("div", { id: "call-closed", class: "row" }, appealed,
+      h("button", { type: "button", class: "secondary", onclick: () => { closedHere = null; draw(); } }, t("Done")));
+  }
   return h("div", { id: "call-closed", class: "row" },
     h("span", {}, ruling ? t("Table {table}: call closed with a ruling.", { table: call.table })
       : t("Table {table}: call closed.", { table: call.table })),
@@ -76,9 +87,13 @@ function closedItem() {
       closedHere = null;
       draw();
       // The appeal form (ui/appeal.js) is loaded when first needed.
-      const { openAppeal } = await import("./appeal.js");
-      openAppeal({ table: c.table, round: app.clock?.round?.number ?? null, player: null, ruling,
-                     ruledBy: app.session.judge_name, call: c.id, penalty: null });
+      const { openAppeal, appealRecorded } = await import("./appeal.js");
+      const appeal = await openAppeal({ table: c.table, round: app.clock?.round?.number ?? null, player: null, ruling,
+                                        ruledBy: app.session.judge_name, call: c.id, penalty: null });
+      if (!appeal) return;
+      closedHere = { call: c, ruling, appealed: appealRecorded(appeal) };
+      draw();
+      document.querySelector("#call-closed [data-appealed]")?.focus();
     } }, t("Player appeals")) : null,
     h("button", { type: "button", class: "secondary", onclick: () => { closedHere = null; draw(); } }, t("Done")));
 }

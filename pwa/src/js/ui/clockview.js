@@ -2,12 +2,13 @@
 // time extension worked out by the engine, and alerts at minutes the judge picks.
 import { append, h, fill } from "../dom.js";
 import { ruleItems } from "./rule-text.js";
+import { extensionLog } from "./extension-log.js";
 import { app, addRecord, currentTables, eventRecords, playerName, request } from "../state.js";
-import { formatLeft, roundLeft, showFace, staleText, tableLeft, timeOfDay } from "../clock.js";
+import { endsText, formatLeft, roundLeft, showFace, staleText, tableLeft, timeOfDay } from "../clock.js";
 import { serverNow } from "../servertime.js";
 import { clockEvents, clockNewsAge, endLocalRound, startLocalRound } from "../clockdata.js";
 import { evaluate } from "../engine.js";
-import { LIMITS, tableProblem } from "../checks.js";
+import { LIMITS, numberProblem, tableProblem, typedNumber } from "../checks.js";
 import { syncState } from "../sync.js";
 import { ALERT_CHOICES, alertMinutes, toggleAlertMinute } from "./alerts.js";
 import { answeredNote, waitingText } from "./engine-note.js";
@@ -55,10 +56,14 @@ export async function render(main) {
     const { all, voided } = await eventRecords();
     const round = app.clock?.round?.number ?? null;
     extensions = new Map();
+    const waiting = (r) => ["pending", "local"].includes(r.sync);
+    const add = (table, minutes) => extensions.set(table, (extensions.get(table) || 0) + minutes);
+    // a void still on this phone of an extension the server counts takes its minutes back
+    const voidsHere = new Set(all.filter((r) => r.type === "void" && waiting(r)).map((r) => r.payload.record));
     for (const r of all) {
-      if (r.type !== "time_extension" || voided.has(r.id) || r.payload.round !== round) continue;
-      if (!["pending", "local"].includes(r.sync)) continue;
-      extensions.set(r.payload.table, (extensions.get(r.payload.table) || 0) + r.payload.minutes);
+      if (r.type !== "time_extension" || r.payload.round !== round) continue;
+      if (waiting(r) && !voided.has(r.id)) add(r.payload.table, r.payload.minutes);
+      else if (!waiting(r) && r.sync !== "rejected" && voidsHere.has(r.id)) add(r.payload.table, -r.payload.minutes);
     }
   }
 
@@ -142,8 +147,9 @@ export async function render(main) {
       ev.preventDefault();
       const [, , fact] = reasons().find(([id]) => id === reason.value);
       // Never ask the engine about an empty or non-numeric time: say which number is missing.
-      const taken = minutes.value.trim() === "" ? NaN : Number(minutes.value);
-      if (!Number.isFinite(taken) || taken < 0) {
+      // digits only: "1e2" is not how long a deck check took
+      const taken = numberProblem(minutes.value) ? NaN : typedNumber(minutes.value);
+      if (!Number.isFinite(taken)) {
         fill(out, h("p", { class: "bad-text", id: "ext-missing" }, t("Enter how long it took, in minutes (for example 4).")));
         minutes.focus();
         return;
@@ -201,7 +207,7 @@ export async function render(main) {
       return h("div", {}, text ? h("p", {}, text) : null,
         h("label", { for: "ext-manual" }, t("Minutes the head judge gives")), hj, error,
         h("button", { type: "button", id: "ext-manual-add", style: "margin-top:0.6rem", onclick: (ev) => {
-          const given = hj.value.trim() === "" ? NaN : Number(hj.value);
+          const given = numberProblem(hj.value) ? NaN : typedNumber(hj.value);
           // The event's server takes more than 0 and at most 240 minutes.
           if (Number.isFinite(given) && given > 0 && given <= LIMITS.minutes) {
             error.hidden = true;
@@ -223,7 +229,9 @@ export async function render(main) {
       h("div", { class: "row", style: "margin-top:0.7rem" },
         h("button", { type: "submit", id: "ext-work" }, t("Work out the extension")),
         h("button", { type: "button", class: "secondary", onclick: () => fill(extEl) }, t("Cancel"))),
-      out));
+      out),
+    table == null ? null : extensionLog(table, app.clock?.round?.number ?? 1,
+      (id) => reasons().find(([x]) => x === id)?.[1] ?? id, redraw));
     minutes.focus();
   }
 
@@ -255,10 +263,11 @@ export async function render(main) {
       const text = tableText(left, minutes);
       if (el && el.textContent !== text) el.textContent = text;
     }
-    labelEl.textContent = left.state === "running" ? t("Round {round} · time left", { round: round.number })
+    labelEl.textContent = face.phase === "over" ? t("Round {round} · time called", { round: round.number })
+      : left.state === "running" ? t("Round {round} · time left", { round: round.number })
       : left.state === "paused" ? t("Round {round} · paused", { round: round.number })
         : t("Round {round} · ended", { round: round.number });
-    endsEl.textContent = left.end_ms ? t("Ends at {time}", { time: timeOfDay(left.end_ms) }) : "";
+    endsEl.textContent = endsText(left);
     const minute = Math.ceil(left.remaining_ms / 60000);
     if (minute !== lastSecond) {
       lastSecond = minute;

@@ -7,18 +7,25 @@ import { fill, h } from "../dom.js";
 import { api } from "../api.js";
 import { app } from "../state.js";
 import { t } from "../i18n.js";
+import { language } from "../lang.js";
+import { isEnglish, ruleText } from "./rule-text.js";
 
 /** A section that fills itself with the event's coverage (or says why it cannot). */
 export function coverageSection() {
   const box = h("section", { id: "deck-coverage", "aria-labelledby": "deck-coverage-h" },
     h("h2", { id: "deck-coverage-h" }, t("Deck checks")), h("p", { class: "muted" }, t("Asking the organiser's server…")));
   const s = app.session;
-  api(`api/events/${encodeURIComponent(s.event.slug)}/deck-checks`, { token: s.token }).then((body) => {
+  api(`api/events/${encodeURIComponent(s.event.slug)}/deck-checks?language=${language()}`, { token: s.token }).then((body) => {
     const p = body.policy;
+    const text = (where) => ruleText("span", {}, p[where], isEnglish(p, where));
     fill(box, h("h2", { id: "deck-coverage-h" }, t("Deck checks")),
-      h("p", { id: "deck-policy", "data-expectation": p.expectation ?? "" }, `${p.label}: `,
-        h("strong", {}, p.expectation_label), p.sources.length ? h("span", { class: "source" }, ` (${p.sources.join("; ")})`) : null),
-      h("p", { class: "small muted" }, p.top_cut_label),
+      !p.covered ? h("p", { id: "deck-policy", "data-expectation": "" },
+        t("This policy does not say how often decks are checked (not stated)."))
+        : h("p", { id: "deck-policy", "data-expectation": p.expectation ?? "" }, text("label"), ": ",
+          h("strong", {}, p.stated ? text("expectation_label") : t("not stated")),
+          p.sources.length ? h("span", { class: "source" }, ` (${p.sources.join("; ")})`) : null),
+      p.covered ? h("p", { class: "small muted" }, text("top_cut_field"), ": ",
+        p.top_cut_checked == null ? t("not stated") : p.top_cut_checked ? t("advised") : t("not asked")) : null,
       body.top_cut_players ? [
         h("h3", {}, t("Top-cut players never checked during the Swiss rounds ({count} of {total})",
           { count: body.top_cut_unchecked.length, total: body.top_cut_players })),

@@ -2,12 +2,12 @@
 // with its notes and its review state (waiting for the head judge, flagged, kept as issued:
 // the engine's review items, review.js).
 import { append, h, fill } from "../dom.js";
-import { addRecord, app, eventRecords, infractionName, penaltyName, playerName } from "../state.js";
+import { app, eventRecords, infractionName, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { decide, flagText, reviewList, reviewShown } from "../review.js";
 import { appealButton } from "./appeal.js";
-import { textProblem } from "../checks.js";
+import { askVoid } from "./void-step.js";
 import { t, tn } from "../i18n.js";
 
 export async function render(main, [playerArg]) {
@@ -54,46 +54,18 @@ export async function render(main, [playerArg]) {
     ].filter(Boolean).join(" · ");
   }
 
-  /** Voiding asks first, in the page: why (the void record keeps it), then "Void this penalty"
-   * records it or "Keep it" puts the buttons back as they were. */
-  function askVoid(r, row) {
-    const reason = h("input", { id: "void-reason", autocomplete: "off", "aria-describedby": "void-error" });
-    const error = h("p", { class: "bad-text", id: "void-error", role: "alert", hidden: true });
-    const step = h("form", { class: "card", id: "void-step", novalidate: true, onsubmit: async (ev) => {
-      ev.preventDefault();
-      const text = reason.value.trim();
-      const problem = text ? textProblem(text) : t("say why, for the head judge and the records");
-      if (problem) {
-        error.textContent = t("Reason: {problem}.", { problem });
-        error.hidden = false;
-        reason.focus();
-        return;
-      }
-      step.querySelector("#void-confirm").disabled = true;
-      await addRecord("void", { record: r.id, reason: text });
-      main.replaceChildren();
-      render(main, [String(r.payload.player)]);
-    } },
-    h("label", { for: "void-reason" }, t("Why is this penalty void?")), reason, error,
-    h("div", { class: "row" },
-      h("button", { type: "submit", id: "void-confirm" }, t("Void this penalty")),
-      h("button", { type: "button", class: "secondary", id: "void-cancel", onclick: () => {
-        step.remove();
-        row.hidden = false;
-        row.querySelector("[data-void]")?.focus();
-      } }, t("Keep it"))));
-    row.hidden = true;
-    row.after(step);
-    reason.focus();
-  }
-
   // Corrections are new records: a void (own records, or any as head judge) or an approval.
   function actions(r) {
     const own = r.device === app.session.device_id || app.session.standalone;
     const buttons = [];
     if (own || role === "head_judge") {
       buttons.push(h("button", { type: "button", class: "secondary", "data-void": r.id,
-        onclick: (ev) => askVoid(r, ev.currentTarget.parentElement) }, t("Void")));
+        onclick: (ev) => askVoid(r, ev.currentTarget.parentElement, {
+          prefix: "void", question: t("Why is this penalty void?"), confirm: t("Void this penalty"), back: "[data-void]",
+          done: () => {
+            main.replaceChildren();
+            return render(main, [String(r.payload.player)]);
+          } }) }, t("Void")));
     }
     if (role === "head_judge" && waitingApproval.has(r.id) && !app.session.standalone) {
       for (const [approved, text] of [[true, t("Approve")], [false, t("Refuse")]]) {

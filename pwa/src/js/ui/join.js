@@ -3,11 +3,12 @@ import { append, h } from "../dom.js";
 import { api } from "../api.js";
 import { app, eventRecords, ruleData } from "../state.js";
 import { openSession } from "../main.js";
-import { render as redraw } from "../router.js";
+import { decodedPart, render as redraw } from "../router.js";
 import * as store from "../store.js";
 import { syncNow, syncState } from "../sync.js";
 import { alertSettings } from "./alert-settings.js";
 import { lookSettings } from "./look-settings.js";
+import { LIMITS, textProblem } from "../checks.js";
 import { t, tn } from "../i18n.js";
 
 /** Why this phone may not leave its event yet (records still to send), or null. Records are
@@ -41,13 +42,31 @@ export async function render(main, [codeArg]) {
   const leaveStatus = h("p", { role: "status", "aria-live": "polite", id: "leave-status", class: "bad-text" });
   const status = h("p", { role: "status", "aria-live": "polite", id: "join-status" });
   const code = h("input", { id: "join-code", name: "code", autocomplete: "off", autocapitalize: "characters",
-                            inputmode: "text", required: true, value: codeArg || "" });
+                            inputmode: "text", required: true, maxlength: String(LIMITS.code), value: codeArg || "" });
   const judge = h("input", { id: "judge-name", name: "judge", autocomplete: "name", required: true,
-                             value: app.session?.judge_name || "" });
-  const device = h("input", { id: "device-name", name: "device", value: "Phone" });
+                             maxlength: String(LIMITS.judge), value: app.session?.judge_name || "" });
+  const device = h("input", { id: "device-name", name: "device", maxlength: String(LIMITS.device), value: t("Phone") });
+
+  /** Why the join form cannot be sent as typed, or null (the server's own checks, said here). */
+  function joinProblem() {
+    const fields = [[code, t("Join code"), LIMITS.code], [judge, t("Your name (judge)"), LIMITS.judge],
+      [device, t("This device"), LIMITS.device]];
+    for (const [input, label, max] of fields) {
+      const text = input.value.trim();
+      const problem = !text && input !== device ? t("is needed") : textProblem(text, max, false);
+      if (problem) return [input, t("{field}: {problem}.", { field: label, problem })];
+    }
+    return null;
+  }
 
   async function join(ev) {
     ev.preventDefault();
+    const problem = joinProblem();
+    if (problem) {
+      status.textContent = problem[1];
+      problem[0].focus();
+      return;
+    }
     status.textContent = t("Joining…");
     // Joining another event would drop this one's token; a fresh join of the same event
     // (after the phone was revoked) is allowed.
@@ -58,7 +77,7 @@ export async function render(main, [codeArg]) {
     }
     try {
       const reply = await api("/api/join", {
-        body: { code: code.value.trim(), device_name: device.value.trim() || "Phone", judge_name: judge.value.trim() },
+        body: { code: code.value.trim(), device_name: device.value.trim() || t("Phone"), judge_name: judge.value.trim() },
       });
       // Joining an event again keeps what this phone had not sent to it yet.
       await store.adoptOutbox(reply.event.slug, reply.device_id);
@@ -112,6 +131,12 @@ export async function render(main, [codeArg]) {
     location.hash = "#/penalty";
   }
 
+  async function leave() {
+    await openSession(null);
+    location.hash = "#/join";
+    redraw();
+  }
+
   const current = app.session ? h("div", { class: "card" },
     h("h2", {}, t("Current event")),
     h("p", {}, app.session.event.name || app.session.event.slug),
@@ -119,22 +144,36 @@ export async function render(main, [codeArg]) {
       : h("p", { class: "muted" }, t("Joined as {judge} ({role}).",
         { judge: app.session.judge_name, role: roleName(app.session.role) })),
     app.session.standalone ? null : h("p", {}, h("a", { href: `#/event/${app.session.event.slug}` }, t("Players' page for this event"))),
-    h("button", { type: "button", class: "secondary", id: "leave-btn", onclick: async () => {
+    h("button", { type: "button", class: "secondary", id: "leave-btn", onclick: async (ev) => {
+      const button = ev.currentTarget;
+      document.getElementById("leave-step")?.remove();
       leaveStatus.textContent = t("Checking for records still to send…");
       const blocked = await leaveBlocked();
       if (blocked) { leaveStatus.textContent = blocked; return; }
       const refused = app.session.standalone ? 0 : (await eventRecords()).all.filter((r) => r.sync === "rejected").length;
-      // records the server refused exist only on this phone: leaving deletes them, so ask once
-      if (refused && !confirm(tn(
-        "{count} record the server refused is kept only on this phone (the Sync screen lists them, with why). Leaving deletes it. Leave anyway?",
-        "{count} records the server refused are kept only on this phone (the Sync screen lists them, with why). Leaving deletes them. Leave anyway?",
-        refused))) {
-        leaveStatus.textContent = t("Still in this event: the refused records are on the Sync screen.");
+      if (!refused) {
+        await leave();
         return;
       }
-      await openSession(null);
-      location.hash = "#/join";
-      redraw();
+      // records the server refused exist only on this phone: leaving deletes them, so ask once
+      leaveStatus.textContent = "";
+      const step = h("div", { class: "card", id: "leave-step", role: "group", "aria-labelledby": "leave-ask" },
+        h("p", { id: "leave-ask" }, tn(
+          "{count} record the server refused is kept only on this phone (the Sync screen lists them, with why). Leaving deletes it. Leave anyway?",
+          "{count} records the server refused are kept only on this phone (the Sync screen lists them, with why). Leaving deletes them. Leave anyway?",
+          refused)),
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "danger", id: "leave-anyway", onclick: leave },
+            tn("Leave and delete it", "Leave and delete them", refused)),
+          h("button", { type: "button", class: "secondary", id: "leave-stay", onclick: () => {
+            step.remove();
+            button.hidden = false;
+            leaveStatus.textContent = t("Still in this event: the refused records are on the Sync screen.");
+            button.focus();
+          } }, t("Stay in this event"))));
+      button.hidden = true;
+      button.after(step);
+      step.querySelector("#leave-stay").focus();
     } }, t("Leave this event")),
     leaveStatus,
   ) : null;
@@ -174,7 +213,7 @@ async function scanCode(input, status) {
       if (codes.length) {
         const text = codes[0].rawValue;
         const m = text.match(/#\/join\/([^/?#]+)/);
-        input.value = m ? decodeURIComponent(m[1]) : text.trim();
+        input.value = m ? decodedPart(m[1]) : text.trim();
         status.textContent = t("Code read.");
         return;
       }

@@ -32,13 +32,39 @@ async function optionalDetails(inf) {
     .map((name) => [name, declared[name].summary]);
 }
 
-/** Infractions whose name, keywords, category or summary hold every word of `text`. */
-export function searchInfractions(infractions, text) {
-  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
-  return infractions.filter((inf) => {
-    const hay = [inf.name, inf.id, inf.category, inf.summary, ...(inf.keywords || [])].join(" ").toLowerCase();
-    return words.every((w) => hay.includes(w));
-  });
+/** `text` lower-cased without accents, so "penalite" finds "Pénalité". */
+function folded(text) {
+  return String(text ?? "").normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/** The name of an infraction's category (the ruleset's `categories`; its id made readable
+ * where the ruleset does not list it). */
+export function categoryName(ruleset, id) {
+  if (!id) return "";
+  return (ruleset.categories || []).find((c) => c.id === id)?.name ?? humanize(id);
+}
+
+/** Infractions whose name, category, keywords, id or summary hold every word of `text`
+ * (accents and case ignored), best first: a word found at the start of a word of the name
+ * counts most, then anywhere in the name, then the category and keywords, then the
+ * summary; equal ones keep the ruleset's order. */
+export function searchInfractions(ruleset, text) {
+  const words = folded(text).split(/\s+/).filter(Boolean);
+  const scored = [];
+  for (const inf of ruleset.infractions || []) {
+    const name = folded(inf.name);
+    const nameWords = name.split(/[^\p{L}\p{N}]+/u);
+    const fields = [name, folded([categoryName(ruleset, inf.category), ...(inf.keywords || []), inf.id].join(" ")),
+      folded(inf.summary)];
+    let score = 0;
+    for (const word of words) {
+      const at = fields.findIndex((f) => f.includes(word));
+      if (at < 0) { score = -1; break; }
+      score += at === 0 && nameWords.some((w) => w.startsWith(word)) ? 0 : at + 1;
+    }
+    if (score >= 0) scored.push([score, inf]);
+  }
+  return scored.sort((a, b) => a[0] - b[0]).map(([, inf]) => inf);
 }
 
 /** The upgrade badge: from which penalty (or from one the head judge decides; a starting
@@ -70,10 +96,10 @@ export async function render(main, [infractionArg]) {
   const detail = h("div", { id: "pen-detail" });
 
   function list() {
-    const found = searchInfractions(infractions, search.value);
+    const found = searchInfractions(app.ruleset, search.value);
     fill(results, found.slice(0, 40).map((inf) => h("li", {},
       h("button", { type: "button", class: "item", "data-infraction": inf.id, onclick: () => choose(inf) },
-        h("span", {}, inf.name), h("span", { class: "tag" }, humanize(inf.category || ""))))));
+        h("span", {}, inf.name), h("span", { class: "tag" }, categoryName(app.ruleset, inf.category))))));
     if (!found.length) results.append(h("li", { class: "muted" }, t("No infraction matches these words.")));
   }
 

@@ -9,15 +9,16 @@ import { language } from "../lang.js";
 import { ruleItems } from "./rule-text.js";
 import * as store from "../store.js";
 import { measureOffset, serverNow } from "../servertime.js";
-import { roundLeft, showFace, staleText, timeOfDay } from "../clock.js";
+import { endsText, roundLeft, showFace, staleText } from "../clock.js";
 import { openStream, pushState } from "../push.js";
 import { tableCall, tableNumber } from "./table-call.js";
 import { LIMITS } from "../checks.js";
 import { t, tn } from "../i18n.js";
 
-/** The round's state after its number: "time left" while it runs. */
-function roundState(state) {
-  return { running: t("time left"), paused: t("paused"), ended: t("ended") }[state] ?? state;
+/** The round's state after its number, from the clock's phase (clock.js showFace): "time
+ * left" while it runs, "time called" once its time is up. */
+function roundState(phase) {
+  return { running: t("time left"), over: t("time called"), paused: t("paused"), ended: t("ended") }[phase] ?? phase;
 }
 
 export async function render(main, [slug, sub, tableArg]) {
@@ -107,11 +108,9 @@ export async function render(main, [slug, sub, tableArg]) {
     if (!left) { label.textContent = t("No round running"); state.textContent = ""; return; }
     state.textContent = face.phase === "running" ? "" : face.state;
     label.textContent = table
-      ? t("Round {round} · table {table} · {state}", { round: clock.round.number, table, state: roundState(left.state) })
-      : t("Round {round} · {state}", { round: clock.round.number, state: roundState(left.state) });
-    ends.textContent = !left.end_ms ? ""
-      : ext ? t("Ends at {time} (with +{minutes} min for this table)", { time: timeOfDay(left.end_ms), minutes: ext })
-        : t("Ends at {time}", { time: timeOfDay(left.end_ms) });
+      ? t("Round {round} · table {table} · {state}", { round: clock.round.number, table, state: roundState(face.phase) })
+      : t("Round {round} · {state}", { round: clock.round.number, state: roundState(face.phase) });
+    ends.textContent = endsText(left, left.state === "ended" ? 0 : ext);
   }
 
   async function refresh() {
@@ -121,8 +120,10 @@ export async function render(main, [slug, sub, tableArg]) {
       clock.news_ms = newsMs;
       await store.set(key, clock);
       seen.textContent = "";
-    } catch {
-      seen.textContent = clock ? t("Offline: showing the last clock this phone saw.") : t("The event cannot be reached.");
+    } catch (err) {
+      seen.textContent = clock ? t("Offline: showing the last clock this phone saw.")
+        : err.status === 404 ? t("No event has this address. Check the link, or scan the table's code again.")
+          : t("The event cannot be reached.");
     }
     tick();
     drawRules();

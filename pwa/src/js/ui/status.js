@@ -1,6 +1,7 @@
 // The status line, always visible: network, sync (records waiting, last successful sync,
 // rejected records), whether the Python engine is ready and whether the app is kept offline
-// (with the download's progress, and a note saying what to do when it stopped).
+// (with the download's progress, and a note saying what to do when it stopped: in the app's
+// words, the browser's own error text only under "Technical details").
 import { engineState } from "../engine.js";
 import { mib, offline, retry } from "../offline.js";
 import { syncState } from "../sync.js";
@@ -8,6 +9,7 @@ import { app } from "../state.js";
 import { timeOfDay } from "../clock.js";
 import { pushState } from "../push.js";
 import { t, tn } from "../i18n.js";
+import { h } from "../dom.js";
 
 export function renderStatus() {
   const net = document.getElementById("net");
@@ -78,7 +80,10 @@ function offlineNote() {
   const sizes = { done: mib(offline.done), total: mib(offline.total) };
   switch (offline.phase) {
     case "paused":
-      return t("No network: this phone holds {done} of the app's {total}. The download goes on by itself when the network returns; keep the app open. Until then, look-ups wait for it.", sizes);
+      if (offline.cause === "offline" || !navigator.onLine) {
+        return t("No network: this phone holds {done} of the app's {total}. The download goes on by itself when the network returns; keep the app open. Until then, look-ups wait for it.", sizes);
+      }
+      return t("The download was interrupted; it goes on by itself when the network is back. This phone holds {done} of the app's {total}; keep the app open.", sizes);
     case "failed":
       return t("The download of the offline copy stopped ({reason}); this phone holds {done} of the app's {total}. It tries again at {time}, keeping what it has.",
         { ...sizes, reason: offline.reason, time: timeOfDay(offline.retryAt) });
@@ -100,7 +105,25 @@ function renderOffline() {
   const said = offlineNote();
   note.hidden = said == null;
   document.getElementById("offline-note-text").textContent = said ?? "";
+  renderDetail(note, said != null && ["paused", "failed"].includes(offline.phase) ? offline.detail : null);
   const again = document.getElementById("offline-retry");
   again.hidden = offline.phase !== "failed";
   again.onclick = retry;
+}
+
+/** The browser's or service worker's own error text (English, technical), folded away under
+ * the note; the note itself says it in the app's words. */
+function renderDetail(note, detail) {
+  let box = document.getElementById("offline-detail");
+  if (!detail) {
+    if (box) box.hidden = true;
+    return;
+  }
+  if (!box) {
+    box = h("details", { id: "offline-detail", class: "small" }, h("summary"), h("code", { lang: "en" }));
+    note.querySelector("#offline-retry").before(box);
+  }
+  box.hidden = false;
+  box.querySelector("summary").textContent = t("Technical details");
+  box.querySelector("code").textContent = detail;
 }

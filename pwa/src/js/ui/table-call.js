@@ -4,7 +4,8 @@
 // A call while the table's call is still open gets that same call back (one call per table).
 import { h, fill } from "../dom.js";
 import { api } from "../api.js";
-import { ruleData } from "../state.js";
+import { isEnglish, ruleText } from "./rule-text.js";
+import { language } from "../lang.js";
 import { tableProblem } from "../checks.js";
 import { t } from "../i18n.js";
 
@@ -51,25 +52,25 @@ export function tableCall(slug, table) {
   }
 
   async function loadPolicy() {
-    let names = {};
     try {
-      [policy, names] = await Promise.all([api(`${base}/policy`, { timeoutMs: 8000 }),
-        ruleData("queries").then((q) => q.queries?.judge_call?.facts?.caller?.names ?? {}, () => ({}))]);
+      policy = await api(`${base}/policy?language=${language()}`, { timeoutMs: 8000 });
     } catch {
       fill(policyEl, h("p", { class: "muted" }, t("Who may call a judge could not be read; you may still try.")));
       return;
     }
+    // an option holds text only: one shown in English says so with its lang
+    const english = (where) => (isEnglish(policy, where) ? { lang: "en" } : {});
     fill(reasonSel, h("option", { value: "" }, t("No reason given")),
-      policy.reasons.map((r) => h("option", { value: r.id }, r.label)));
+      policy.reasons.map((r, i) => h("option", { value: r.id, ...english(`reasons[${i}].label`) }, r.label)));
     // The choice of caller is offered only where the policy treats them differently.
     const differs = new Set(policy.callers.map((c) => c.allowed)).size > 1;
     callerLabel.hidden = callerSel.hidden = !differs;
-    const name = (caller) => names[caller] ?? caller;
-    fill(callerSel, policy.callers.map((c) => h("option", { value: c.caller }, name(c.caller))));
+    fill(callerSel, policy.callers.map((c, i) => h("option", { value: c.caller, ...english(`callers[${i}].name`) }, c.name)));
     fill(policyEl, h("h3", {}, t("Who may call a judge")),
-      h("ul", { class: "readout" }, policy.callers.map((c) => h("li", { "data-caller": c.caller, "data-allowed": String(c.allowed) },
-        c.allowed ? t("{caller}: may call. {explain}", { caller: name(c.caller), explain: c.explain })
-          : t("{caller}: may not call. {explain}", { caller: name(c.caller), explain: c.explain }),
+      h("ul", { class: "readout" }, policy.callers.map((c, i) => h("li", { "data-caller": c.caller, "data-allowed": String(c.allowed) },
+        c.allowed ? t("{caller}: may call.", { caller: c.name }) : t("{caller}: may not call.", { caller: c.name }), " ",
+        c.stated ? ruleText("span", {}, c.explain, isEnglish(policy, `callers[${i}].explain`))
+          : h("span", {}, t("This event's policy does not say who may call a judge, so nobody is refused.")),
         c.source ? h("span", { class: "source" }, ` (${c.source})`) : null))));
     draw();
   }

@@ -59,6 +59,12 @@ export async function render(main) {
     wins.B.label.textContent = n.B;
   };
   tableSel.addEventListener("change", labelPlayers);
+  // Why the engine refused the two counts together (refuseWins); typing in either clears it.
+  const winsError = h("p", { class: "bad-text", id: "tc-wins-error", role: "alert", hidden: true });
+  for (const field of [wins.A, wins.B]) {
+    field.input.setAttribute("aria-describedby", `${field.input.id}-error tc-wins-error`);
+    field.input.addEventListener("input", () => clearWinsError());
+  }
   const whenBoxes = startFacts(words).map(([name, spec]) => {
     const box = h("input", { type: "checkbox", id: `tc-fact-${name}`, "data-fact": name });
     return [name, box, h("label", { class: "check" }, box, " ", sentence(spec.summary || humanize(name)))];
@@ -147,6 +153,12 @@ export async function render(main) {
     } catch (err) {
       waiting.remove();
       if (mine !== walk) return;
+      // Facts the policy cannot have (a query's checks: more game wins than the match allows)
+      // are the start form's to fix: the reason goes beside the field and the walk is dropped.
+      if (err.field === "facts.game_wins") {
+        refuseWins(err.message);
+        return;
+      }
       steps.append(h("p", { class: "bad-text" }, err.message));
       return;
     }
@@ -280,8 +292,28 @@ export async function render(main) {
     step();
   }
 
+  /** The engine refused the games won as a score no match can have: say why beside them,
+   * focus the first, and go back to the form (the walk and its draft are dropped). */
+  function refuseWins(message) {
+    walk += 1;
+    draft.walk = null;
+    keep();
+    fill(steps);
+    reset.hidden = true;
+    winsError.textContent = message;
+    winsError.hidden = false;
+    for (const field of [wins.A, wins.B]) field.input.setAttribute("aria-invalid", "true");
+    wins.A.input.focus();
+  }
+
+  function clearWinsError() {
+    winsError.hidden = true;
+    for (const field of [wins.A, wins.B]) field.input.removeAttribute("aria-invalid");
+  }
+
   function start(ev) {
     ev.preventDefault();
+    clearWinsError();
     const counts = readFields([wins.A, wins.B]);
     if (!counts) return;
     const form = formValues();
@@ -307,7 +339,7 @@ export async function render(main) {
       h("p", { id: "tc-h", class: "muted" }, t("Say which table and the score; the app walks you through the rest.")),
       h("label", { for: "tc-table" }, t("Table")), tableSel,
       h("fieldset", {}, h("legend", {}, sentence(words.facts.game_wins?.summary || t("games won before the current one"))),
-        wins.A.nodes, wins.B.nodes),
+        wins.A.nodes, wins.B.nodes, winsError),
       whenBoxes.length ? h("fieldset", { id: "tc-when" }, h("legend", {}, t("When time was called")), whenBoxes.map(([, , label]) => label)) : null,
       h("button", { type: "submit", id: "tc-start", class: "wide", style: "margin-top:0.8rem" }, t("Start")),
       reset),
