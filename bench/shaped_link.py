@@ -79,6 +79,10 @@ class ShapedLink:
                              self._pump(server_reader, client_writer, self.down),
                              return_exceptions=True)
 
+    async def _hold(self):
+        """Awaited before each piece of data crosses the link: a subclass holds it here (an
+        outage that keeps the connections)."""
+
     async def _pump(self, reader, writer, direction: Direction):
         queue: asyncio.Queue = asyncio.Queue()
 
@@ -86,6 +90,7 @@ class ShapedLink:
             while (item := await queue.get()) is not None:
                 at, data = item
                 await asyncio.sleep(max(0.0, at - time.monotonic()))
+                await self._hold()
                 writer.write(data)
                 await writer.drain()
             writer.close()
@@ -93,6 +98,7 @@ class ShapedLink:
         sender = asyncio.ensure_future(deliver())
         try:
             while data := await reader.read(CHUNK):
+                await self._hold()
                 queue.put_nowait((direction.arrival(len(data)), data))
         finally:
             queue.put_nowait(None)
