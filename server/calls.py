@@ -56,13 +56,13 @@ def caller_policy(event: Event, caller: str, language: str = ENGLISH) -> dict:
     """`{"caller", "name", "allowed", "explain", "stated", "source"}`: whether `caller` may call
     a judge at this event, from its ruleset and level (the engine's `judge_call` answer in
     `language`; a text with no current translation is its English with translations.MARK in
-    it, as rules.marked gives it; source "document §section"). Where the ruleset does not
+    it, as rules.evaluate(marked=True) gives it; source "document §section"). Where the ruleset does not
     state it (or the rule data no longer has the ruleset): allowed, stated False, explain
     "not stated: ..." (English), source None."""
     name = shared_in(language)["queries"][QUERY]["facts"]["caller"]["names"].get(caller, caller)
     if QUERY in rules.queries_of(event.ruleset):
-        answer = rules.marked(rules.evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event),
-                                              "facts": {"caller": caller}, "language": language}))
+        answer = rules.evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event),
+                                 "facts": {"caller": caller}, "language": language}, marked=True)
         if answer.get("allowed") is not None:
             return {"caller": caller, "name": name, "allowed": answer["allowed"],
                     "explain": " ".join(answer["explain"]), "stated": True,

@@ -23,7 +23,7 @@ from shared_rules.translations import ENGLISH
 from .events import engine_event, stored_records
 from .models import Event
 from .records import plain
-from .rules import evaluate, marked, queries_of
+from .rules import evaluate, queries_of
 
 QUERY = "deck_checks"
 SWISS = "swiss"
@@ -46,8 +46,8 @@ def policy(event: Event, language: str = ENGLISH) -> dict:
         return {"expectation": None, "expectation_label": NOT_STATED, "label": "Deck checks",
                 "top_cut_checked": None, "top_cut_label": "", "top_cut_field": "", "explain": [], "sources": [],
                 "notes": [], "stated": False, "covered": False}
-    answer = marked(evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event), "facts": {},
-                              "language": language}))
+    answer = evaluate({"ruleset": event.ruleset, "query": QUERY, "event": engine_event(event), "facts": {},
+                       "language": language}, marked=True)
     words = compiled_ruleset(event.ruleset, language).words["queries"][QUERY]["answer"]
     value = answer.get("expectation")
     top_cut = answer.get("top_cut_checked")

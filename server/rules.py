@@ -12,11 +12,11 @@ from pathlib import Path
 import shared_rules
 from shared_rules import RuleError, worker
 from shared_rules.engine import compiled_ruleset
-from shared_rules.translations import ENGLISH, MARK, check_language
+from shared_rules.translations import ENGLISH, check_language, split_marks
 from shared_rules.vocabulary import spec_at
 
 __all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "engine_action", "evaluate", "fact_names",
-           "infraction_ids", "level_ids", "levels", "load_ruleset", "marked", "penalty_ids", "queries_of",
+           "infraction_ids", "level_ids", "levels", "load_ruleset", "penalty_ids", "queries_of",
            "ruleset_file", "ruleset_ids", "rulesets"]
 
 
@@ -113,44 +113,21 @@ def check_event_settings(ruleset_id: str, settings: dict) -> dict:
     return shared_rules.check_event_settings(ruleset_id, settings)
 
 
-def evaluate(request: dict) -> dict:
-    """The engine's answer to `{"ruleset", "query", "event", "facts", "language"?}`; raises RuleError."""
-    return shared_rules.evaluate(request)
-
-
-def marked(answer: dict) -> dict:
-    """An answer of `evaluate` (changed in place and returned) whose `explain` and `notes` lines
-    listed in its `english` (shown in English for want of a current translation) carry
-    translations.MARK in front again, as translated rule data does (load_ruleset), so that the
-    pages show them with i18n.rule_text. An English answer (no `english`) is unchanged."""
-    english = set(answer.get("english", []))
-    for kind in ("explain", "notes"):
-        if kind in answer:
-            answer[kind] = [MARK + text if f"{kind}[{i}]" in english else text for i, text in enumerate(answer[kind])]
-    return answer
+def evaluate(request: dict, marked: bool = False) -> dict:
+    """The engine's answer to `{"ruleset", "query", "event", "facts", "language"?}`; raises
+    RuleError. With `marked`, a text shown in English for want of a current translation keeps
+    translations.MARK in front, as load_ruleset's texts do, for i18n.rule_text and for_api
+    (shared_rules.evaluate)."""
+    return shared_rules.evaluate(request, marked=marked)
 
 
 def for_api(data: dict) -> dict:
-    """`data` (texts of translated rule data or of `marked` answers, in lists and objects)
-    for an API reply: a copy without translations.MARK, plus `english`, the paths of the
-    texts that carried it (shown in English for want of a current translation), e.g.
-    `["label", "explain[1]", "reasons[2].label"]`, so a client can mark them."""
-    english: list[str] = []
-
-    def clean(value, path):
-        if isinstance(value, str):
-            if MARK in value:
-                english.append(path)
-                return value.replace(MARK, "")
-            return value
-        if isinstance(value, list):
-            return [clean(item, f"{path}[{i}]") for i, item in enumerate(value)]
-        if isinstance(value, dict):
-            return {key: clean(item, f"{path}.{key}" if path else key) for key, item in value.items()}
-        return value
-
-    out = clean(data, "")
-    return {**out, "english": english}
+    """`data` (texts of translated rule data or of marked answers, in lists and objects) for
+    an API reply: a copy without translations.MARK, plus `english`, the paths of the texts
+    that carried it (shown in English for want of a current translation), e.g. `["label",
+    "explain[1]", "reasons[2].label"]`, so a client can mark them (translations.split_marks)."""
+    clean, english = split_marks(data)
+    return {**clean, "english": english}
 
 
 ENGINE_ACTIONS = frozenset(worker.ACTIONS)

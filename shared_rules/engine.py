@@ -186,8 +186,8 @@ def list_rulesets(language: str | None = None) -> list[dict]:
     """``[{"id", "title", "version", "level_label", "levels": [{"id", "name"}], "best_of",
     "defaults", "queries"}]`` for every ruleset found (library.py); with a ``language``
     (translations.LANGUAGES, checked), title, level label and level names in it where
-    translated, and ``language`` and ``english`` (the fields shown in English:
-    ``["title", "levels[0].name"]``) added."""
+    translated, and ``language`` and ``english`` (the fields shown in English,
+    translations.split_marks: ``["title", "levels[0].name"]``) added."""
     out = []
     lang = translations.check_language(language)
     for ruleset_id in library.ruleset_ids():
@@ -204,9 +204,8 @@ def list_rulesets(language: str | None = None) -> list[dict]:
             "queries": sorted(data.get("queries", {})),
         }
         if language is not None:
-            english = [key for key in ("title", "level_label") if translations.MARK in (entry[key] or "")]
-            english += [f"levels[{i}].name" for i, lv in enumerate(entry["levels"]) if translations.MARK in lv["name"]]
-            entry = {**translations.strip(entry), "language": lang, "english": english}
+            entry, english = translations.split_marks(entry)
+            entry = {**entry, "language": lang, "english": english}
         out.append(entry)
     return out
 
@@ -228,8 +227,9 @@ def check_event_settings(ruleset_id: str, settings: dict) -> dict:
     return out
 
 
-def evaluate(request: Any) -> dict:
-    """Answer one request ``{"ruleset", "query", "event", "facts"}`` (event and facts may be omitted).
+def evaluate(request: Any, marked: bool = False) -> dict:
+    """Answer one request ``{"ruleset", "query", "event", "facts", "language"?}`` (event and
+    facts may be omitted).
 
     Returns a JSON-ready dict: ``ruleset``, ``query``, the query's answer fields (defaults
     from the vocabulary, then whatever the ruleset's rules set), ``explain`` (lines to read
@@ -242,6 +242,11 @@ def evaluate(request: Any) -> dict:
     Raises RuleError for an unknown ruleset, query, level or infraction, a malformed or
     unknown fact, or facts a query's ``checks`` refuse as impossible together (queries.json:
     time_call's game wins beyond what the match allows).
+
+    In a language other than English the answer also has ``language`` and ``english`` (the
+    texts shown in English for want of a current translation, translations.unmark); with
+    ``marked`` those texts keep translations.MARK in front instead and ``english`` is left
+    out, for pages that mark them as translated rule data is marked (the server's pages).
     """
     if type(request) is not dict:
         raise RuleError("a request must be an object", field="request", allowed=REQUEST_KEYS)
@@ -273,7 +278,7 @@ def evaluate(request: Any) -> dict:
     if language == translations.ENGLISH:
         return answer
     answer["language"] = language
-    return translations.unmark(answer)
+    return answer if marked else translations.unmark(answer)
 
 
 def _required_text(request: dict, key: str) -> str:

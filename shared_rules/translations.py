@@ -225,47 +225,41 @@ def template(name: str, data: dict, language: str, folder: Path | None = None) -
     return path
 
 
-def unmark(answer: dict) -> dict:
-    """The answer of a translated ruleset with MARK taken out of every text, and ``english``
-    listing where it was: ``["explain[2]", "notes[0]", "options[1].condition",
-    "needs[0].label", "needs[0].values[3].name", "not_needed[0].label"]`` (the texts shown in
-    English because their translation is missing or stale)."""
+def split_marks(value: Any, path: str = "") -> tuple[Any, list[str]]:
+    """``(value without MARK, where it was)``: ``value`` (texts, lists and objects of them) with
+    MARK taken out of every text, and the paths of the texts that carried it (shown in
+    English because their translation is missing or stale), e.g. ``["title",
+    "levels[0].name", "explain[2]", "needs[0].values[3].name"]``. The one walk that takes
+    MARK out (strip, unmark, shared_rules.list_rulesets and the server's API replies use it)."""
     english: list[str] = []
 
-    def clean(text: Any, where: str) -> Any:
-        if isinstance(text, str) and MARK in text:
+    def clean(node: Any, where: str) -> Any:
+        if isinstance(node, str):
+            if MARK not in node:
+                return node
             english.append(where)
-            return text.replace(MARK, "")
-        return text
+            return node.replace(MARK, "")
+        if isinstance(node, list):
+            return [clean(item, f"{where}[{i}]") for i, item in enumerate(node)]
+        if isinstance(node, dict):
+            return {key: clean(item, f"{where}.{key}" if where else key) for key, item in node.items()}
+        return node
 
-    for kind in ("explain", "notes"):
-        if kind in answer:
-            answer[kind] = [clean(line, f"{kind}[{i}]") for i, line in enumerate(answer[kind])]
-    for i, option in enumerate(answer.get("options", [])):
-        if "condition" in option:
-            option["condition"] = clean(option["condition"], f"options[{i}].condition")
-    for kind in ("needs", "not_needed"):
-        for i, entry in enumerate(answer.get(kind, [])):
-            entry["label"] = clean(entry.get("label"), f"{kind}[{i}].label")
-            for j, value in enumerate(entry.get("values", [])):
-                value["name"] = clean(value.get("name"), f"{kind}[{i}].values[{j}].name")
-    for key, value in answer.items():  # a text answer field written from a translated text
-        if isinstance(value, str):
-            answer[key] = clean(value, key)
-    answer["english"] = english
-    return answer
+    return clean(value, path), english
+
+
+def unmark(answer: dict) -> dict:
+    """The answer of a translated ruleset with MARK taken out of every text, and ``english``
+    listing where it was (split_marks): ``["explain[2]", "notes[0]", "options[1].condition",
+    "needs[0].label", "needs[0].values[3].name", "not_needed[0].label"]``."""
+    clean, english = split_marks(answer)
+    return {**clean, "english": english}
 
 
 def strip(value: Any) -> Any:
-    """``value`` (texts, lists and objects of them) with MARK taken out, for data handed on
-    whole (a translated ruleset's words for the app's forms)."""
-    if isinstance(value, str):
-        return value.replace(MARK, "")
-    if isinstance(value, list):
-        return [strip(v) for v in value]
-    if isinstance(value, dict):
-        return {k: strip(v) for k, v in value.items()}
-    return value
+    """``value`` (texts, lists and objects of them) with MARK taken out (split_marks), for
+    data handed on whole (a translated ruleset's words for the app's forms)."""
+    return split_marks(value)[0]
 
 
 def clear_caches() -> None:

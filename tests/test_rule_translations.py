@@ -106,6 +106,11 @@ def test_a_line_whose_english_changed_shows_the_english_and_is_listed(changed_en
     # the other lines are German
     assert all(translations.MARK not in line for line in answer["explain"])
     assert answer["explain"][0] != evaluate({**request, "language": None} | {"language": "en"})["explain"][0]
+    # for pages that mark English themselves: the same line keeps the mark in front, the others as they were
+    marked = evaluate(request, marked=True)
+    assert marked["explain"][at] == translations.MARK + changed_english and "english" not in marked
+    assert [line for i, line in enumerate(marked["explain"]) if i != at] == \
+        [line for i, line in enumerate(answer["explain"]) if i != at]
     assert main(["translations", "yugioh-changed"]) == 0
     assert "TRANSLATIONS yugioh-changed.de: " in capsys.readouterr().out
     state = translations.status("yugioh-changed", library.load_ruleset("yugioh-changed"), "de")

@@ -16,7 +16,6 @@ import pytest
 from markupsafe import Markup
 from server_helpers import Phone, add_event
 
-from server import rules
 from server.i18n import rule_lang, rule_text, unmarked
 from shared_rules import library, translations
 from shared_rules.engine import compiled_ruleset
@@ -214,13 +213,6 @@ def test_rule_text_escapes_and_marks_only_english_texts(app):
         assert rule_text(MARK + "Warning & more") == Markup(marked_english("Warning & more"))
         assert rule_text(None) == "" and unmarked(None) == "" and unmarked(MARK + "x") == "x"
         assert rule_lang("Verwarnung", None) == "" and rule_lang("a", MARK + "b") == ' lang="en" data-english'
-
-
-def test_marked_puts_the_mark_back_on_the_lines_an_answer_lists_as_english():
-    answer = {"explain": ["Eins", "Two"], "notes": ["Three"], "english": ["explain[1]", "notes[0]"]}
-    assert rules.marked(answer) == {"explain": ["Eins", MARK + "Two"], "notes": [MARK + "Three"],
-                                    "english": ["explain[1]", "notes[0]"]}
-    assert rules.marked({"explain": ["One"]}) == {"explain": ["One"]}
 
 
 def _token(client) -> str:

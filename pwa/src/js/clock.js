@@ -48,13 +48,12 @@ export function timeOfDay(ms) {
 }
 
 /** When the round ends, or ended, for `left` (roundLeft's answer, its end including a
- * table's time extensions of `extMinutes`, which are named): "Ends at 14:30" while time is
+ * table's time extensions of `minutes`, which are named): "Ends at 14:30" while time is
  * left, "Time was called at 14:30" once it is up (the end-of-match procedure may still run),
  * "Ended at 14:30" once the round was ended; "" without an end time. */
-export function endsText(left, extMinutes = 0) {
+export function endsText(left, minutes = 0) {
   if (!left?.end_ms) return "";
   const time = timeOfDay(left.end_ms);
-  const minutes = extMinutes;
   if (left.state === "ended") return t("Ended at {time}", { time });
   if (left.remaining_ms <= 0) {
     return minutes ? t("Time was called at {time} (with +{minutes} min for this table)", { time, minutes })
