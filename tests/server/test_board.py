@@ -80,3 +80,17 @@ def test_before_a_round_the_board_says_so(app, organiser):
     assert body == {"round": None, "tables": [], "all_in": False,
                     "counts": {"time called": 0, "deck check": 0, "playing": 0, "result in": 0}}
     assert "No round started yet." in organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("language", "one_in", "seven_playing"), [
+    ("en", "1 result in", "7 playing"), ("fr", "1 résultat saisi", "7 en cours"),
+    ("de", "1 Ergebnis eingetragen", "7 spielen")])
+def test_the_boards_counts_agree_with_their_number_in_each_language(client, organiser, event, language, one_in,
+                                                                     seven_playing):
+    keeper = Phone(client, event, judge="Sam Score")
+    keeper.sync([keeper.record("match_result", {"table": 1, "round": 1, "result": "A"})])
+    part = organiser.get(f"/organiser/events/{event['slug']}/board",
+                         headers={"Accept-Language": language}).get_data(as_text=True)
+    counts = part[part.index('id="board-counts"'):]
+    counts = counts[counts.index(">") + 1:counts.index("</p>")]
+    assert counts.endswith(f"{seven_playing} · {one_in}")
