@@ -1,6 +1,6 @@
 // Sync details: what waits to be sent, when the last sync worked, and rejected records with
-// the server's reason.
-import { append, h } from "../dom.js";
+// the server's reason; drawn again whenever a sync starts, ends or the outbox changes.
+import { fill, h } from "../dom.js";
 import { app, eventRecords, penaltyName, playerName } from "../state.js";
 import * as store from "../store.js";
 import { syncNow, syncState } from "../sync.js";
@@ -36,6 +36,23 @@ function ofRecord(type, record) {
 }
 
 export async function render(main) {
+  let drawing = 0;
+  // A redraw keeps the keyboard where it was (the "Sync now" button, say).
+  const redraw = async () => {
+    const mine = ++drawing;
+    const focused = main.contains(document.activeElement) ? document.activeElement.id : null;
+    const nodes = await content();
+    if (mine !== drawing) return; // a newer change drew meanwhile
+    fill(main, nodes);
+    if (focused) document.getElementById(focused)?.focus();
+  };
+  await redraw();
+  syncState.addEventListener("change", redraw);
+  return () => syncState.removeEventListener("change", redraw);
+}
+
+/** The screen's nodes as the phone's records and syncState stand now. */
+async function content() {
   const { all } = await eventRecords();
   const waiting = all.filter((r) => r.sync === "pending");
   const rejected = all.filter((r) => r.sync === "rejected");
@@ -49,13 +66,13 @@ export async function render(main) {
   const line = (r) => h("li", { "data-record": r.id }, h("strong", {}, typeName(r.type)),
     describe(r, byId).map((part) => ` · ${part}`),
     r.reason ? h("div", { class: "bad-text" }, t("Server's reason: {reason}", { reason: r.reason })) : null);
-  append(main,
+  return [
     h("h1", {}, t("Sync")),
     app.session.standalone ? h("p", {}, t("Standalone use: records stay on this phone.")) : h("div", {},
       h("p", {}, syncState.last_ok_ms ? t("Last successful sync at {time}.", { time: timeOfDay(syncState.last_ok_ms) })
         : t("Not synced yet.")),
       syncState.error ? h("p", { class: "bad-text" }, t("Last try: {error}", { error: syncState.error })) : null,
-      h("button", { type: "button", id: "sync-now", onclick: async () => { await syncNow(); location.reload(); } }, t("Sync now"))),
+      h("button", { type: "button", id: "sync-now", onclick: () => syncNow() }, t("Sync now"))),
     h("h2", {}, t("Waiting to send ({count})", { count: waiting.length })),
     waiting.length ? h("ul", { id: "sync-waiting" }, waiting.map(line)) : h("p", { class: "muted" }, t("Nothing waiting.")),
     elsewhere.map(([name, slug, recs]) => h("section", { "data-waiting-event": slug },
@@ -65,7 +82,7 @@ export async function render(main) {
         describe(r, new Map()).map((part) => ` · ${part}`)))))),
     h("h2", {}, t("Rejected by the server ({count})", { count: rejected.length })),
     rejected.length ? h("ul", { id: "sync-rejected" }, rejected.map(line)) : h("p", { class: "muted" }, t("None.")),
-  );
+  ];
 }
 
 /** What a record says, in short parts: player, infraction and penalty (or minutes, or the

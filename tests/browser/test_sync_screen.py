@@ -1,0 +1,33 @@
+"""The Sync screen follows the sync while it is shown: a phone that comes back online sees
+its waiting records go out on the screen it is on, without leaving it."""
+
+from .conftest import PHONE
+from .helpers import join, look_up_penalty
+
+
+def test_the_sync_screen_empties_its_waiting_list_when_the_network_returns(browser, flask_server):
+    event = flask_server.make_event("dci-upg", "competitive")
+    flask_server.start_round(event["slug"])
+    player = event["players"][0]
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Vera")
+        ctx.set_offline(True)
+        look_up_penalty(page, "missed trigger", "gpe_missed_trigger", player["id"])
+        page.click("#pen-record")
+        page.wait_for_selector("#pen-recorded")
+        page.goto(flask_server.url + "/#/sync")
+        page.wait_for_selector("#sync-waiting li")
+        assert page.locator("#sync-waiting li").count() == 1
+        assert page.text_content("h2") == "Waiting to send (1)"
+        page.focus("#sync-now")
+        ctx.set_offline(False)
+        page.wait_for_function("() => document.querySelector('h2').textContent === 'Waiting to send (0)'")
+        assert page.locator("#sync-waiting").count() == 0
+        assert page.text_content("main").count("Last successful sync at") == 1
+        assert page.evaluate("() => document.activeElement.id") == "sync-now"  # the redraw kept the keyboard
+        penalties = [r for r in flask_server.records(event["slug"]) if r["type"] == "penalty"]
+        assert [(r["payload"]["player"], r["judge"]) for r in penalties] == [(player["id"], "Vera")]
+    finally:
+        ctx.close()
