@@ -165,3 +165,35 @@ def test_a_mistaken_extension_is_voided_by_its_judge_and_the_table_gets_its_time
     finally:
         vic_ctx.close()
         kim_ctx.close()
+
+
+def test_a_wrong_table_or_time_is_said_on_the_page_and_clears_the_last_answer(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Vic")
+        page.click("[aria-label='Add time to table 2']")
+        page.select_option("#ext-reason", "deck_check")
+        page.fill("#ext-minutes", "6")
+        page.click("#ext-work")
+        page.wait_for_selector("#ext-result")
+        for table in ("99999", "1e30", "-1", "1.5"):
+            page.fill("#ext-table", table)
+            page.click("#ext-work")
+            page.wait_for_selector("#ext-missing")
+            assert page.text_content("#ext-answer") == "Table: must be a whole number from 1 to 9999.", table
+            assert page.locator("#ext-add").count() == 0
+            assert page.evaluate("() => document.activeElement.id") == "ext-table"
+            page.fill("#ext-table", "2")
+            page.click("#ext-work")
+            page.wait_for_selector("#ext-result")
+        page.fill("#ext-minutes", "-3")
+        page.click("#ext-work")
+        page.wait_for_selector("#ext-missing")
+        assert page.text_content("#ext-answer") == "Enter how long it took, in minutes (for example 4)."
+        assert page.locator("#ext-result, #ext-add").count() == 0
+        assert extensions(page) == []
+    finally:
+        ctx.close()

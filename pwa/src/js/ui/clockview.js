@@ -146,6 +146,13 @@ export async function render(main) {
     async function work(ev) {
       ev.preventDefault();
       const [, , fact] = reasons().find(([id]) => id === reason.value);
+      // A table typed wrong is said now, not when its time is added (an empty one may wait).
+      const tableBad = tableIn.value.trim() === "" ? null : tableProblem(tableIn.value, true);
+      if (tableBad) {
+        fill(out, h("p", { class: "bad-text", id: "ext-missing" }, t("Table: {problem}.", { problem: tableBad })));
+        tableIn.focus();
+        return;
+      }
       // Never ask the engine about an empty or non-numeric time: say which number is missing.
       // digits only: "1e2" is not how long a deck check took
       const taken = numberProblem(minutes.value) ? NaN : typedNumber(minutes.value);
@@ -221,7 +228,8 @@ export async function render(main) {
           }
         } }, t("Add these minutes")));
     }
-    fill(extEl, h("form", { class: "card", onsubmit: work, "aria-labelledby": "ext-h" },
+    // novalidate: the page says what is wrong (the browser's bubbles would leave an old answer shown)
+    fill(extEl, h("form", { class: "card", onsubmit: work, novalidate: true, "aria-labelledby": "ext-h" },
       h("h2", { id: "ext-h" }, t("Time extension")),
       h("label", { for: "ext-table" }, t("Table")), tableIn,
       h("label", { for: "ext-reason" }, t("Why")), reason,
