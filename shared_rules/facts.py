@@ -23,6 +23,9 @@ PLAYERS = ("A", "B")
 BOTH = frozenset(PLAYERS)
 NULLABLE = {"string_or_null", "player_or_null", "penalty_or_list"}  # null is a value here, not "not given"
 MAX_LIST = 1000  # entries of a list fact: far above any player's history at one event
+# the largest number a fact may be: a float (a JavaScript number, in the browser) counts whole
+# numbers exactly up to here, and no count, time or score of a tournament comes near it
+MAX_NUMBER = 2**53
 Check = Callable[[Any], Any]
 
 
@@ -172,16 +175,19 @@ def value_checker(spec: dict, path: str) -> Check:
 
 
 def number_checker(path: str, minimum: float = 0, whole: bool = False) -> Check:
-    """A function checking a number: finite, at least ``minimum``, whole if ``whole``."""
+    """A function checking a number: finite, at least ``minimum``, within MAX_NUMBER either side
+    of 0 (an int of any size, a float such as 1e30: RuleError, never OverflowError), whole if
+    ``whole``."""
     def check_number(value):
         kind = type(value)
-        if kind is int:
-            if math.isfinite(value) and value >= minimum:  # isfinite: an int too large for a float fails
+        if kind is int or (kind is float and math.isfinite(value)):
+            if not -MAX_NUMBER <= value <= MAX_NUMBER:  # (before repr: an int of 5000 digits has none)
+                raise RuleError(f"{path} is too large: at most {MAX_NUMBER} either side of 0", field=path)
+            if value >= minimum and (kind is int or not whole or value == int(value)):
                 return value
-        elif kind is float and math.isfinite(value) and value >= minimum and (not whole or value == int(value)):
-            return value
         text = "a whole number" if whole else "a number"
-        raise RuleError(f"{path} must be {text} of {minimum} or more, got {value!r}", field=path)
+        shown = f"{value!r}"[:40]
+        raise RuleError(f"{path} must be {text} of {minimum} or more, got {shown}", field=path)
     return check_number
 
 

@@ -204,6 +204,12 @@ def test_the_search_is_bounded(toy, monkeypatch):
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
       "facts": {"infraction": "late", "minutes_late": float("inf")}}, "facts.minutes_late", None),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
+      "facts": {"infraction": "late", "minutes_late": 1e30}}, "facts.minutes_late", None),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
+      "facts": {"infraction": "late", "minutes_late": 10**400}}, "facts.minutes_late", None),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
+      "facts": {"infraction": "late", "minutes_late": -10**5000}}, "facts.minutes_late", None),
+    ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
       "facts": {"infraction": "slow", "history": [{"infraction": "slow", "penalty": "warnin"}]}},
      "facts.history[0].penalty", ["caution", "warning", "game_loss"]),
     ({"ruleset": "toy", "query": "penalty", "event": {"level": "low"},
@@ -227,6 +233,16 @@ def test_answers_are_deterministic_and_not_shared_with_the_data(toy):
     first["options"].append("changed")
     assert ask("penalty", {"infraction": "slow"})["explain"] == ["Penalty: Warning."]
     assert ask("penalty", {"infraction": "slow"})["options"] == []
+
+
+def test_a_whole_number_setting_of_any_size_is_refused_above_the_exact_range():
+    """A ruleset with no list of match lengths takes any whole number of games, up to 2**53."""
+    request = {"ruleset": "wotf", "query": "time_call", "event": {"level": "competitive"}, "facts": {}}
+    assert evaluate({**request, "event": {"level": "competitive", "games_per_match": 2**53}})["needs"]
+    for huge in (1e30, 2**53 + 1, 10**400):
+        with pytest.raises(RuleError) as error:
+            evaluate({**request, "event": {"level": "competitive", "games_per_match": huge}})
+        assert error.value.field == "event.games_per_match" and "too large" in str(error.value)
 
 
 def test_remembered_event_checks_tell_a_number_from_true_and_from_a_float(toy):
