@@ -197,3 +197,30 @@ def test_a_wrong_table_or_time_is_said_on_the_page_and_clears_the_last_answer(br
         assert extensions(page) == []
     finally:
         ctx.close()
+
+
+def test_a_table_error_goes_when_the_hand_entered_minutes_are_what_is_wrong(browser, flask_server):
+    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
+    flask_server.start_round(event["slug"])
+    ctx = browser.new_context(viewport=PHONE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Vic")
+        page.click("[aria-label='Add time to table 1']")
+        page.select_option("#ext-reason", "tardiness")
+        page.fill("#ext-minutes", "4")
+        page.click("#ext-work")
+        page.wait_for_selector("#ext-manual")
+        page.fill("#ext-manual", "3")
+        page.fill("#ext-table", "0")
+        page.click("#ext-manual-add")
+        page.wait_for_selector("#ext-missing")
+        page.fill("#ext-table", "1")
+        page.fill("#ext-manual", "")
+        page.click("#ext-manual-add")
+        page.wait_for_selector("#ext-manual-error:not([hidden])")
+        assert page.locator("#ext-missing").count() == 0
+        assert page.text_content("#ext-manual-error") == "Enter the minutes as a number above 0 and at most 240."
+        assert extensions(page) == []
+    finally:
+        ctx.close()

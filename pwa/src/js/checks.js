@@ -64,7 +64,8 @@ export function numberProblem(text, { minimum = 0, whole = false } = {}) {
       : t("must be a number of {minimum} or more, in digits", at);
   }
   const n = typedNumber(typed);
-  if (!Number.isSafeInteger(Math.floor(n))) return t("too large: {typed}", { typed });
+  // (a number typed with hundreds of digits is shown by its start)
+  if (!Number.isSafeInteger(Math.floor(n))) return t("too large: {typed}", { typed: typed.length > 16 ? `${typed.slice(0, 12)}…` : typed });
   if (n < minimum) {
     return whole ? t("must be a whole number of {minimum} or more", at) : t("must be a number of {minimum} or more", at);
   }

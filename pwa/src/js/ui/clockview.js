@@ -221,6 +221,7 @@ export async function render(main) {
             hj.removeAttribute("aria-invalid");
             addMinutes(given, ev.currentTarget);
           } else {
+            out.querySelector("#ext-missing")?.remove(); // an earlier table error is not this one
             error.textContent = t("Enter the minutes as a number above 0 and at most {limit}.", { limit: LIMITS.minutes });
             error.hidden = false;
             hj.focus();
