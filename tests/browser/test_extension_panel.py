@@ -1,8 +1,9 @@
 """The Clock's time extension panel: a blank time gets no answer (the app says which number is
 missing), and a double tap on either add button makes one record."""
 
-from .conftest import PHONE
-from .helpers import join
+import contextlib
+
+from .helpers import judge_phone
 
 
 def extensions(page):
@@ -11,18 +12,23 @@ def extensions(page):
             if r["type"] == "time_extension"]
 
 
+@contextlib.contextmanager
+def clock_phone(browser, server, judge, round_minutes=50):
+    """A phone joined as `judge` to a new one-game WotF event whose round 1 runs
+    (`round_minutes` long), on the Clock; yields its page."""
+    event = server.make_event("wotf", "competitive", round_minutes=round_minutes, games_per_match=1)
+    server.start_round(event["slug"])
+    with judge_phone(browser, server, event, judge, "#/clock", "main[data-screen=clock]") as page:
+        yield page
+
+
 def double_tap(page, selector):
     """Two taps before the first one's record is stored (the slowest phone's case)."""
     page.eval_on_selector(selector, "el => { el.click(); el.click(); }")
 
 
 def test_blank_minutes_ask_for_a_number_and_a_double_tap_adds_once(browser, flask_server):
-    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
-    flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
-    try:
-        page = ctx.new_page()
-        join(page, flask_server, event, "Vic")
+    with clock_phone(browser, flask_server, "Vic") as page:
         page.click("[aria-label='Add time to table 2']")
         page.select_option("#ext-reason", "deck_check")
         page.click("#ext-work")
@@ -62,17 +68,10 @@ def test_blank_minutes_ask_for_a_number_and_a_double_tap_adds_once(browser, flas
             "() => document.querySelector('li[data-table=\"1\"] .ext')?.textContent === '+3 min'")
         page.wait_for_timeout(300)
         assert extensions(page) == [(2, 9, "deck_check"), (1, 3, "tardiness")]
-    finally:
-        ctx.close()
 
 
 def test_hand_entered_minutes_over_240_are_refused_on_screen(browser, flask_server):
-    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
-    flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
-    try:
-        page = ctx.new_page()
-        join(page, flask_server, event, "Ines")
+    with clock_phone(browser, flask_server, "Ines") as page:
         page.click("[aria-label='Add time to table 1']")
         page.select_option("#ext-reason", "tardiness")
         page.fill("#ext-minutes", "4")
@@ -92,17 +91,10 @@ def test_hand_entered_minutes_over_240_are_refused_on_screen(browser, flask_serv
         page.wait_for_function(
             "() => document.querySelector('li[data-table=\"1\"] .ext')?.textContent === '+240 min'")
         assert extensions(page) == [(1, 240, "tardiness")]
-    finally:
-        ctx.close()
 
 
 def test_an_engine_extension_over_240_minutes_goes_to_the_head_judge(browser, flask_server):
-    event = flask_server.make_event("wotf", "competitive", round_minutes=300, games_per_match=1)
-    flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
-    try:
-        page = ctx.new_page()
-        join(page, flask_server, event, "Ines")
+    with clock_phone(browser, flask_server, "Ines", round_minutes=300) as page:
         page.click("[aria-label='Add time to table 2']")
         page.select_option("#ext-reason", "deck_check")
         page.fill("#ext-minutes", "300")
@@ -117,8 +109,6 @@ def test_an_engine_extension_over_240_minutes_goes_to_the_head_judge(browser, fl
         page.wait_for_function(
             "() => document.querySelector('li[data-table=\"2\"] .ext')?.textContent === '+30 min'")
         assert extensions(page) == [(2, 30, "deck_check")]
-    finally:
-        ctx.close()
 
 
 def test_a_mistaken_extension_is_voided_by_its_judge_and_the_table_gets_its_time_back(browser, flask_server):
@@ -168,12 +158,7 @@ def test_a_mistaken_extension_is_voided_by_its_judge_and_the_table_gets_its_time
 
 
 def test_a_wrong_table_or_time_is_said_on_the_page_and_clears_the_last_answer(browser, flask_server):
-    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
-    flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
-    try:
-        page = ctx.new_page()
-        join(page, flask_server, event, "Vic")
+    with clock_phone(browser, flask_server, "Vic") as page:
         page.click("[aria-label='Add time to table 2']")
         page.select_option("#ext-reason", "deck_check")
         page.fill("#ext-minutes", "6")
@@ -195,17 +180,10 @@ def test_a_wrong_table_or_time_is_said_on_the_page_and_clears_the_last_answer(br
         assert page.text_content("#ext-answer") == "Enter how long it took, in minutes (for example 4)."
         assert page.locator("#ext-result, #ext-add").count() == 0
         assert extensions(page) == []
-    finally:
-        ctx.close()
 
 
 def test_a_table_error_goes_when_the_hand_entered_minutes_are_what_is_wrong(browser, flask_server):
-    event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
-    flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
-    try:
-        page = ctx.new_page()
-        join(page, flask_server, event, "Vic")
+    with clock_phone(browser, flask_server, "Vic") as page:
         page.click("[aria-label='Add time to table 1']")
         page.select_option("#ext-reason", "tardiness")
         page.fill("#ext-minutes", "4")
@@ -222,5 +200,3 @@ def test_a_table_error_goes_when_the_hand_entered_minutes_are_what_is_wrong(brow
         assert page.locator("#ext-missing").count() == 0
         assert page.text_content("#ext-manual-error") == "Enter the minutes as a number above 0 and at most 240."
         assert extensions(page) == []
-    finally:
-        ctx.close()
