@@ -3,6 +3,7 @@ by a small static server or by the real Flask app on a free port, and a helper t
 phone-size screenshots into test-artifacts/."""
 
 import contextlib
+import fcntl
 import functools
 import http.server
 import logging
@@ -47,8 +48,17 @@ def free_port() -> int:
 
 @pytest.fixture(scope="session")
 def dist() -> Path:
-    """The app, built afresh (about 2 s) so it holds the engine and rule files under test."""
-    subprocess.run(["npm", "run", "--prefix", str(ROOT / "pwa"), "--silent", "build"], check=True)
+    """The app, built afresh (about 2 s) so it holds the engine and rule files under test: once
+    per run, by whichever pytest-xdist worker gets here first (the others wait on the lock and
+    find the run's stamp)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    stamp = ROOT / "pwa" / ".cache" / "tests-built-for"
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    with open(stamp.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if run is None or not stamp.exists() or stamp.read_text() != run:
+            subprocess.run(["npm", "run", "--prefix", str(ROOT / "pwa"), "--silent", "build"], check=True)
+            stamp.write_text(run or "")
     return DIST
 
 
