@@ -6,14 +6,17 @@ from .conftest import PHONE, ROOT, wait_python
 
 
 def join(page, server, event, judge):
-    """Open the app on `server`, join `event` as `judge` and wait for the clock screen and
-    Python."""
+    """Open the app on `server`, join `event` as `judge` and wait for the clock screen, drawn
+    with the event's players, pairings and clock, and Python."""
     page.goto(server.url + "/#/join")
     page.fill("#join-code", event["code"])
     page.fill("#judge-name", judge)
     page.click("#join-btn")
     page.wait_for_selector("main[data-screen=clock]")
     wait_python(page)
+    # the event's players and pairings and its clock are in, and the screen drawn with them
+    page.wait_for_function("() => window.judgeApp.app.detail && window.judgeApp.app.clock")
+    settled(page)
 
 
 def wait_synced(page, timeout_ms=20_000):
@@ -22,6 +25,25 @@ def wait_synced(page, timeout_ms=20_000):
         """() => document.querySelector('#sync').dataset.waiting === '0'
               && /All sent · \\d/.test(document.querySelector('#sync').textContent)""",
         timeout=timeout_ms)
+
+
+def double_tap(page, selector):
+    """Two taps on `selector` before the first one's work is done (the slowest phone's case)."""
+    page.eval_on_selector(selector, "el => { el.click(); el.click(); }")
+
+
+def settled(page):
+    """Wait until what the last taps started has run its course: two frames drawn, the engine's
+    worker has answered every request sent before this one (it answers in order), IndexedDB has
+    finished every write begun before (a read of the records waits for them), and two frames
+    more. A test that checks a double tap acted once reads the page after this."""
+    page.evaluate("""async () => {
+        const frames = async () => { for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r)); };
+        await frames();
+        if (window.judge?.state?.ready) await window.judge.historySeen([], "nobody");
+        await window.judgeApp.records();
+        await frames();
+    }""")
 
 
 def look_up_penalty(page, search, infraction, player_id):
@@ -78,10 +100,10 @@ def pick(page, search, infraction, player):
 
 @contextlib.contextmanager
 def judge_phone(browser, server, event, judge, route, ready, size=PHONE, locale="en-US"):
-    """A browser context of viewport `size` whose browser speaks `locale`, joined to `event`
-    as `judge` and opened at `route` (a hash route, "#/time") until selector `ready` shows;
-    yields its page and closes the context after."""
-    ctx = browser.new_context(viewport=size, locale=locale)
+    """A returning phone's browser context (conftest.ReturningPhones) of viewport `size` whose
+    browser speaks `locale`, joined to `event` as `judge` and opened at `route` (a hash route,
+    "#/time") until selector `ready` shows; yields its page and closes the context after."""
+    ctx = browser.returning(server.url, viewport=size, locale=locale)
     try:
         page = ctx.new_page()
         join(page, server, event, judge)
@@ -93,11 +115,11 @@ def judge_phone(browser, server, event, judge, route, ready, size=PHONE, locale=
 
 
 def joined_phones(browser, server, event, *judges):
-    """A phone-sized browser context per judge, its page joined to `event` as that judge:
+    """A returning phone's browser context per judge, its page joined to `event` as that judge:
     [(context, page)], in the order given. Close the contexts when done."""
     out = []
     for judge in judges:
-        ctx = browser.new_context(viewport=PHONE)
+        ctx = browser.returning(server.url)
         out.append((ctx, ctx.new_page()))
         join(out[-1][1], server, event, judge)
     return out

@@ -30,7 +30,7 @@ def open_event_screen(ctx, url):
 
 def test_a_german_phone_gets_german_screens_and_lang_de(browser, static_server):
     de = catalog("de")
-    ctx = browser.new_context(viewport=PHONE, locale="de-DE")
+    ctx = browser.returning(static_server.url, viewport=PHONE, locale="de-DE")
     try:
         page = open_event_screen(ctx, static_server.url)
         assert page.text_content("main h1") == de["Event"] != "Event"
@@ -52,7 +52,7 @@ def test_a_german_phone_gets_german_screens_and_lang_de(browser, static_server):
 
 def test_a_switch_to_spanish_sticks_across_a_restart(browser, static_server):
     es = catalog("es")
-    ctx = browser.new_context(viewport=PHONE, locale="de-DE")
+    ctx = browser.returning(static_server.url, viewport=PHONE, locale="de-DE")
     try:
         page = open_event_screen(ctx, static_server.url)
         page.focus("#language")
@@ -86,7 +86,7 @@ def test_a_german_phone_lists_the_policy_s_infractions_in_german(browser, static
     from shared_rules import library, translations
 
     lines = translations.lines("yugioh", "de")
-    ctx = browser.new_context(viewport=PHONE, locale="de-DE")
+    ctx = browser.returning(static_server.url, viewport=PHONE, locale="de-DE")
     try:
         page = ctx.new_page()
         standalone(page, static_server.url, "yugioh", "tier2")
@@ -171,7 +171,7 @@ def test_german_infractions_carry_german_category_names_and_are_found_without_ac
     data = translations.translated(english, "yugioh", "de")
     categories = {c["id"]: c["name"] for c in data["categories"]}
     assert set(categories.values()).isdisjoint({c["name"] for c in english["categories"]})
-    ctx = browser.new_context(viewport=PHONE, locale="de-DE")
+    ctx = browser.returning(static_server.url, viewport=PHONE, locale="de-DE")
     try:
         page = ctx.new_page()
         page.goto(static_server.url + "/#/join")

@@ -30,7 +30,7 @@ def test_every_screen_has_no_axe_violation(browser, flask_server, size):
     flask_server.start_round(slug)
     assert flask_server.app.test_client().post(
         f"/api/events/{slug}/calls", json={"table": 1}).status_code == 201
-    ctx = browser.new_context(viewport=size, service_workers="allow")
+    ctx = browser.returning(flask_server.url, viewport=size)
     found = []
     try:
         page = ctx.new_page()

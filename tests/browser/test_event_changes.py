@@ -1,16 +1,14 @@
 """What the organiser changes after judges joined reaches their phones without a new join:
 the event's stage (Swiss rounds to the top cut) and a device's role."""
 
-import time
 
-from .conftest import PHONE
 from .helpers import join, look_up_penalty, wait_synced
 
 
 def test_a_stage_change_reaches_the_phone_and_its_answers(browser, flask_server):
     event = flask_server.make_event("yugioh", "tier2", round_minutes=45)
     flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Uma")
@@ -44,7 +42,7 @@ def test_a_stage_change_reaches_the_phone_and_its_answers(browser, flask_server)
 def test_a_new_role_is_picked_up_on_the_next_sync(browser, flask_server):
     event = flask_server.make_event("judicial-guidelines", None)
     player = event["players"][0]
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Wes")
@@ -70,7 +68,7 @@ def test_a_new_role_is_picked_up_on_the_next_sync(browser, flask_server):
 def test_a_scorekeeper_made_judge_gets_the_penalties_it_was_not_sent(browser, flask_server):
     event = flask_server.make_event("dci-upg", "competitive")
     api = flask_server.app.test_client()
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Kim")
@@ -95,11 +93,8 @@ def test_a_scorekeeper_made_judge_gets_the_penalties_it_was_not_sent(browser, fl
 
         flask_server.set_role(event["slug"], "Kim", "head_judge")
         # the phone notices its new role after a sync, then pulls the event from the start
-        deadline = time.monotonic() + 20
-        while not page.evaluate("async (id) => { await window.judgeApp.syncNow();"
-                                " return (await window.judgeApp.records()).some((r) => r.id === id); }",
-                                penalty["id"]):
-            assert time.monotonic() < deadline, "the penalty never reached the new head judge"
-            page.wait_for_timeout(250)
+        page.wait_for_function("async (id) => { await window.judgeApp.syncNow();"
+                               " return (await window.judgeApp.records()).some((r) => r.id === id); }",
+                               arg=penalty["id"], polling=250, timeout=20_000)
     finally:
         ctx.close()

@@ -3,7 +3,7 @@ missing), and a double tap on either add button makes one record."""
 
 import contextlib
 
-from .helpers import judge_phone
+from .helpers import double_tap, judge_phone, settled
 
 
 def extensions(page):
@@ -20,11 +20,6 @@ def clock_phone(browser, server, judge, round_minutes=50):
     server.start_round(event["slug"])
     with judge_phone(browser, server, event, judge, "#/clock", "main[data-screen=clock]") as page:
         yield page
-
-
-def double_tap(page, selector):
-    """Two taps before the first one's record is stored (the slowest phone's case)."""
-    page.eval_on_selector(selector, "el => { el.click(); el.click(); }")
 
 
 def test_blank_minutes_ask_for_a_number_and_a_double_tap_adds_once(browser, flask_server):
@@ -44,7 +39,7 @@ def test_blank_minutes_ask_for_a_number_and_a_double_tap_adds_once(browser, flas
         double_tap(page, "#ext-add")
         page.wait_for_function(
             "() => document.querySelector('li[data-table=\"2\"] .ext')?.textContent === '+9 min'")
-        page.wait_for_timeout(300)
+        settled(page)
         assert extensions(page) == [(2, 9, "deck_check")]
 
         # Where the policy states nothing the head judge's minutes are typed in.
@@ -66,7 +61,7 @@ def test_blank_minutes_ask_for_a_number_and_a_double_tap_adds_once(browser, flas
         double_tap(page, "#ext-manual-add")
         page.wait_for_function(
             "() => document.querySelector('li[data-table=\"1\"] .ext')?.textContent === '+3 min'")
-        page.wait_for_timeout(300)
+        settled(page)
         assert extensions(page) == [(2, 9, "deck_check"), (1, 3, "tardiness")]
 
 
@@ -84,7 +79,7 @@ def test_hand_entered_minutes_over_240_are_refused_on_screen(browser, flask_serv
         assert page.text_content("#ext-manual-error") == \
             "Enter the minutes as a number above 0 and at most 240."
         assert page.get_attribute("#ext-manual", "aria-invalid") == "true"
-        page.wait_for_timeout(300)
+        settled(page)
         assert extensions(page) == []
         page.fill("#ext-manual", "240")
         page.click("#ext-manual-add")

@@ -77,7 +77,7 @@ def test_every_control_on_the_clock_and_penalty_screens_is_at_least_44_px(browse
     flask_server.start_round(event["slug"])
     assert flask_server.app.test_client().post(
         f"/api/events/{event['slug']}/calls", json={"table": 1}).status_code == 201
-    ctx = browser.new_context(viewport=SMALL_PHONE)
+    ctx = browser.returning(flask_server.url, viewport=SMALL_PHONE)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Ada")

@@ -2,7 +2,6 @@
 them once it joins the same event again), a record the server refused is shown with what
 it was and the server's reason, and leaving with one asks first (it exists only on the phone)."""
 
-from .conftest import PHONE
 from .helpers import join, look_up_penalty, wait_synced
 from .test_sync_failures import ADD_RECORD
 
@@ -12,7 +11,7 @@ def test_leaving_waits_for_the_outbox_and_refused_records_say_what_they_were(bro
     event = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(event["slug"])
     player = event["players"][1]
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Lena")

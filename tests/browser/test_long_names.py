@@ -2,7 +2,7 @@
 wrap: no screen is wider than a 320-px phone."""
 
 from .conftest import SMALL_PHONE
-from .helpers import join
+from .helpers import join, settled
 
 LONG = " ".join(["Wolfeschlegelsteinhausenbergerdorff"] * 8) + " " + "X" * 20
 WORD = "Y" * 200
@@ -29,7 +29,7 @@ def width(page):
 def test_long_names_fit_a_320_px_screen(browser, flask_server):
     event = make_event(flask_server)
     flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=SMALL_PHONE)
+    ctx = browser.returning(flask_server.url, viewport=SMALL_PHONE)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Kai")
@@ -40,7 +40,7 @@ def test_long_names_fit_a_320_px_screen(browser, flask_server):
         for screen in ("clock", "event", "time", "join", "sync", "history"):
             page.goto(f"{flask_server.url}/#/{screen}" + (f"/{event['slug']}" if screen == "event" else ""))
             page.wait_for_selector(f"main[data-screen={screen}]")
-            page.wait_for_timeout(200)
+            settled(page)
             widths[screen] = width(page)
         for player in (long_player, word_player):
             page.goto(f"{flask_server.url}/#/penalty")

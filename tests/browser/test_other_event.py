@@ -3,7 +3,6 @@ second never pushes the first event's records to the second (they would be refus
 show as waiting for their event and go out when the phone joins it again. Standalone use is
 refused like leaving while the joined event's records wait."""
 
-from .conftest import PHONE
 from .helpers import join
 from .test_sync_failures import ADD_RECORD
 
@@ -16,7 +15,7 @@ def test_records_of_another_event_wait_for_it(browser, flask_server):
     second = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(first["slug"])
     flask_server.start_round(second["slug"])
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, first, "Nia")

@@ -2,7 +2,7 @@
 never records the old one, the judge's chosen class is never shown when the policy sets
 another, and a drop points at the conditions read out."""
 
-from .conftest import PHONE, wait_python
+from .conftest import wait_python
 from .helpers import join, look_up_penalty, pick, standalone, standalone_pick
 
 
@@ -11,7 +11,7 @@ def records(page):
 
 
 def test_notes_over_2000_characters_are_not_recorded(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
@@ -45,7 +45,7 @@ def test_notes_over_2000_characters_are_not_recorded(browser, static_server):
 
 
 def test_a_table_or_name_the_server_refuses_is_refused_on_screen(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
@@ -81,7 +81,7 @@ def test_changing_the_player_takes_the_old_card_away(browser, flask_server):
     event = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(event["slug"])
     first, second = event["players"][0], event["players"][1]
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Ivo")
@@ -106,7 +106,7 @@ def test_changing_the_player_takes_the_old_card_away(browser, flask_server):
 
 
 def test_a_chosen_class_the_policy_does_not_leave_open_is_not_shown(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         standalone_pick(page, static_server.url, "slow", "slow_play", "Pia")
@@ -129,7 +129,7 @@ def test_a_chosen_class_the_policy_does_not_leave_open_is_not_shown(browser, sta
 
 
 def test_a_drop_points_at_the_conditions_read_out(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         standalone(page, static_server.url, "yugioh", "tier2")
@@ -153,7 +153,7 @@ def test_a_penalty_left_open_waits_as_one_for_the_head_judge(browser, flask_serv
     event = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(event["slug"])
     player = event["players"][0]
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Uma")

@@ -4,7 +4,7 @@ that matter later (on purpose, minor) and multi-penalty records travel in the hi
 
 import json
 
-from .conftest import PHONE, shoot
+from .conftest import shoot
 from .helpers import pick, standalone, standalone_pick
 
 HISTORY = """async ([player, ruleset]) => window.judge.history(await window.judgeApp.records(), player, ruleset)"""
@@ -15,7 +15,7 @@ def shown_penalty(page):
 
 
 def test_the_judge_chooses_what_the_policy_leaves_open(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         standalone_pick(page, static_server.url, "missed trigger", "gpe_missed_trigger", "Pia")
@@ -81,7 +81,7 @@ def test_the_judge_chooses_what_the_policy_leaves_open(browser, static_server):
 
 
 def test_a_penalty_left_open_is_recorded_for_the_head_judge(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         standalone_pick(page, static_server.url, "missed trigger", "gpe_missed_trigger", "Pia")

@@ -1,7 +1,7 @@
 """Penalty: Back and Forward keep the card in progress (infraction, player, table, notes), and
 recording it or "Start over" ends it."""
 
-from .conftest import PHONE, wait_python
+from .conftest import wait_python
 from .helpers import pick, standalone
 
 
@@ -24,7 +24,7 @@ def away_and_back(page):
 
 
 def test_back_and_forward_keep_the_penalty_card_until_it_is_recorded(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         picked(page, static_server.url)
@@ -59,7 +59,7 @@ def test_back_and_forward_keep_the_penalty_card_until_it_is_recorded(browser, st
 
 
 def test_start_over_forgets_the_penalty_card(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         picked(page, static_server.url)

@@ -2,7 +2,6 @@
 eight tables reaches "all results in" on the organiser's round board; a correction voids the
 earlier result; a scorekeeper's phone enters results too."""
 
-from .conftest import PHONE
 from .helpers import join, wait_synced
 
 SHOWS = """([t, shown, games]) => {
@@ -36,14 +35,16 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
     event = flask_server.make_event("dci-upg", "competitive", players=16, round_minutes=50)
     slug = event["slug"]
     flask_server.start_round(slug)
-    judge_ctx, keeper_ctx = browser.new_context(viewport=PHONE), browser.new_context(viewport=PHONE)
+    judge_ctx, keeper_ctx = browser.returning(flask_server.url), browser.returning(flask_server.url)
+    organiser_ctx = browser.new_context()
     try:
         judge, keeper = judge_ctx.new_page(), keeper_ctx.new_page()
         join(judge, flask_server, event, "Erin")
         join(keeper, flask_server, event, "Sam")
         flask_server.set_role(slug, "Sam", "scorekeeper")
-        # the organiser's event page stays open and follows the board without a reload
-        organiser = judge_ctx.new_page()
+        # the organiser's event page (on a computer of its own) stays open and follows the
+        # board without a reload
+        organiser = organiser_ctx.new_page()
         organiser.goto(flask_server.url + "/organiser/login")
         organiser.fill("input[name=password]", "browser-tests")
         organiser.click("text=Log in")
@@ -82,3 +83,4 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
     finally:
         judge_ctx.close()
         keeper_ctx.close()
+        organiser_ctx.close()

@@ -54,7 +54,7 @@ def wait_badge(page, count):
 
 def head_judge(browser, server, event, name):
     """A phone joined as `name`, made head judge by the organiser."""
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(server.url)
     page = ctx.new_page()
     join(page, server, event, name)
     server.set_role(event["slug"], name, "head_judge")
@@ -78,8 +78,8 @@ def test_a_penalty_decided_without_an_offline_judges_records_is_flagged_and_issu
     slug = event["slug"]
     flask_server.start_round(slug)
     player = event["players"][0]
-    ann_ctx = browser.new_context(viewport=PHONE)
-    ben_ctx = browser.new_context(viewport=PHONE)
+    ann_ctx = browser.returning(flask_server.url)
+    ben_ctx = browser.returning(flask_server.url)
     hal_ctx = None
     try:
         ann = ann_ctx.new_page()
@@ -198,7 +198,7 @@ def test_a_refused_penalty_does_not_count_and_a_flagged_one_can_be_kept(browser,
     slug = event["slug"]
     flask_server.start_round(slug)
     player = event["players"][1]
-    kim_ctx = browser.new_context(viewport=PHONE)
+    kim_ctx = browser.returning(flask_server.url)
     hal_ctx = None
     try:
         kim = kim_ctx.new_page()
@@ -273,7 +273,7 @@ def test_a_round_without_pairings_has_no_tables(browser, flask_server):
     slug = event["slug"]
     flask_server.start_round(slug)
     seated, unseated = event["players"][0], event["players"][4]
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Ivo")

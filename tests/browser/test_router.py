@@ -1,14 +1,13 @@
 """Two quick moves between screens: a screen whose code arrives after the hash moved on is
 not drawn (it once covered the newer screen, under a nav that named the other)."""
 
-from .conftest import PHONE
 from .helpers import join
 
 
 def test_a_screen_whose_code_loads_after_the_hash_moved_on_is_not_shown(browser, flask_server):
     event = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Rui")
@@ -34,7 +33,7 @@ def test_a_screen_whose_code_loads_after_the_hash_moved_on_is_not_shown(browser,
 
 
 def test_a_malformed_link_opens_a_screen_that_says_what_is_wrong(browser, flask_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     errors = []
     try:
         page = ctx.new_page()

@@ -7,7 +7,7 @@ import re
 from shared_rules.engine import compiled_ruleset
 
 from .conftest import PHONE, SMALL_PHONE, shoot, wait_python
-from .helpers import join, wait_synced
+from .helpers import join, settled, wait_synced
 
 NAV_TEXT_GAPS = """() => {
   const boxes = [...document.querySelectorAll('#nav a:not([hidden])')].map((a) => {
@@ -22,7 +22,7 @@ NAV_TEXT_GAPS = """() => {
 def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask_server):
     event = flask_server.make_event("yugioh", "tier2", round_minutes=45)
     flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         page.goto(flask_server.url + "/#/join")
@@ -105,7 +105,7 @@ def test_extension_from_the_engine_moves_the_table_end_and_reaches_the_server(br
                                                                                flask_server):
     event = flask_server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
     flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Finn")
@@ -163,7 +163,7 @@ def test_players_page_shows_the_clock_and_time_rules_without_names(browser, flas
         assert all(p["name"] not in page.content() for p in event["players"])
         assert page.is_hidden("#nav")
         assert page.is_hidden("#sync")
-        page.wait_for_timeout(500)
+        settled(page)
         assert page.evaluate("() => navigator.serviceWorker.getRegistration()") is None, \
             "a player's phone does not install the judge app"
         left = int(page.get_attribute("#pub-left", "data-remaining-ms"))
@@ -190,7 +190,7 @@ def test_players_page_says_when_the_policy_has_no_time_procedure(browser, flask_
 
 
 def test_standalone_policy_without_a_server_answers_and_keeps_records(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         page.goto(static_server.url + "/#/join")
@@ -228,7 +228,7 @@ def test_standalone_policy_without_a_server_answers_and_keeps_records(browser, s
 
 
 def test_penalty_asks_what_the_engine_needs_and_a_record_can_be_voided(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         page.goto(static_server.url + "/#/join")

@@ -4,7 +4,7 @@ judge's look-up for that player is upgraded."""
 
 import json
 
-from .conftest import PHONE, shoot, wait_controlled
+from .conftest import shoot, wait_controlled
 from .helpers import join, look_up_penalty, wait_synced
 
 
@@ -16,8 +16,8 @@ def test_offline_penalty_reaches_the_other_judge_and_upgrades_the_look_up(browse
     event = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(event["slug"])
     player = event["players"][0]
-    alice_ctx = browser.new_context(viewport=PHONE)
-    bob_ctx = browser.new_context(viewport=PHONE)
+    alice_ctx = browser.returning(flask_server.url)
+    bob_ctx = browser.returning(flask_server.url)
     try:
         alice = alice_ctx.new_page()
         join(alice, flask_server, event, "Alice")
@@ -78,8 +78,8 @@ def test_offline_penalty_reaches_the_other_judge_and_upgrades_the_look_up(browse
 def test_a_head_judge_approves_what_a_floor_judge_recorded(browser, flask_server):
     event = flask_server.make_event("judicial-guidelines", None)
     player = event["players"][2]
-    kim_ctx = browser.new_context(viewport=PHONE)
-    lee_ctx = browser.new_context(viewport=PHONE)
+    kim_ctx = browser.returning(flask_server.url)
+    lee_ctx = browser.returning(flask_server.url)
     try:
         kim = kim_ctx.new_page()
         join(kim, flask_server, event, "Kim")

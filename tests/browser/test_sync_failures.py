@@ -2,7 +2,6 @@
 "duplicate" (one row); a tab closed mid-sync loses nothing; a record the server refuses
 stays on the phone, shown with the server's reason."""
 
-from .conftest import PHONE
 from .helpers import join, wait_synced
 
 ADD_RECORD = """async ([type, payload]) => {
@@ -15,7 +14,7 @@ EXTENSION = {"table": 1, "round": 1, "minutes": 3, "reason": "judge_pause"}
 def test_lost_replies_closed_tabs_and_refused_records(browser, flask_server):
     event = flask_server.make_event("wotf", "competitive", games_per_match=1)
     flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Hana")

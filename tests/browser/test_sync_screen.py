@@ -1,7 +1,6 @@
 """The Sync screen follows the sync while it is shown: a phone that comes back online sees
 its waiting records go out on the screen it is on, without leaving it."""
 
-from .conftest import PHONE
 from .helpers import join, look_up_penalty
 
 
@@ -9,7 +8,7 @@ def test_the_sync_screen_empties_its_waiting_list_when_the_network_returns(brows
     event = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(event["slug"])
     player = event["players"][0]
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Vera")

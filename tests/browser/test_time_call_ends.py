@@ -4,7 +4,6 @@ decides, and the screen records that decision) and where the procedure goes on a
 
 import contextlib
 
-from .conftest import PHONE
 from .helpers import join, wait_synced
 
 
@@ -27,7 +26,7 @@ def walking(browser, server, stage):
     event = server.make_event("wotf", "competitive", round_minutes=50, games_per_match=1)
     server.set_stage(event["slug"], stage)
     server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(server.url)
     try:
         page = ctx.new_page()
         join(page, server, event, "Erin")

@@ -1,18 +1,12 @@
 """Time!: a double tap on Start or on an answer acts once (one step, one answer)."""
 
-from .conftest import PHONE
-from .helpers import join
-
-
-def double_tap(page, selector):
-    """Two taps before the first one's step is shown (the slowest phone's case)."""
-    page.eval_on_selector(selector, "el => { el.click(); el.click(); }")
+from .helpers import double_tap, join, settled
 
 
 def test_double_taps_in_time_call_act_once(browser, flask_server):
     event = flask_server.make_event("yugioh", "tier2", round_minutes=45)
     flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Tove")
@@ -22,12 +16,12 @@ def test_double_taps_in_time_call_act_once(browser, flask_server):
         page.fill("#tc-wins-b", "0")
         double_tap(page, "#tc-start")
         page.wait_for_selector(".question[data-fact='current_game.winner']")
-        page.wait_for_timeout(500)
+        settled(page)
         assert page.locator("#tc-steps .question").count() == 1
         assert page.locator("#tc-steps details.step").count() == 1
         double_tap(page, ".question [data-answer=none]")
         page.wait_for_selector(".question[data-fact='current_game.life_points']")
-        page.wait_for_timeout(500)
+        settled(page)
         assert page.locator("#tc-steps .question").count() == 1
         assert page.locator("#tc-steps .answered").count() == 1
     finally:

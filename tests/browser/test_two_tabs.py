@@ -1,7 +1,7 @@
 """Two tabs of the app: a tab following the organiser's changes never overwrites the session
 another tab saved later (here: the other tab went standalone)."""
 
-from .conftest import PHONE, wait_python
+from .conftest import wait_python
 from .helpers import join
 
 FOLLOW = """async (slug) => (await import('/js/state.js')).followEvent({slug, stage: 'elimination'})"""
@@ -11,7 +11,7 @@ STORED = """async () => (await import('/js/store.js')).get('session')"""
 def test_a_tab_does_not_overwrite_another_tabs_newer_session(browser, flask_server):
     event = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(event["slug"])
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(flask_server.url)
     try:
         first = ctx.new_page()
         join(first, flask_server, event, "Oda")

@@ -5,6 +5,7 @@ import shutil
 import subprocess
 
 from .conftest import PHONE, ROOT, StaticServer, wait_controlled
+from .helpers import settled
 
 
 def test_a_new_build_is_announced_and_taken_on_reload(browser, tmp_path):
@@ -17,7 +18,7 @@ def test_a_new_build_is_announced_and_taken_on_reload(browser, tmp_path):
         page = ctx.new_page()
         page.goto(server.url + "/")
         wait_controlled(page)
-        page.wait_for_timeout(500)
+        settled(page)
         assert page.is_hidden("#update")
 
         sw = out / "sw.js"

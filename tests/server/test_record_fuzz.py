@@ -68,11 +68,19 @@ def stage(app, client, now):
     appeal = head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "r", "ruled_by": "Fay Floor"})
     assert [r["status"] for r in head.sync([target, extension, check, appeal])["results"]] == ["accepted"] * 4
 
+    appeals: list[str] = []
+
     def fresh_appeal() -> str:
-        """A new stored appeal's id: an appeal is decided once, so each decision tried names its own."""
-        other = head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "r", "ruled_by": "Fay Floor"})
-        assert head.sync([other])["results"][0]["status"] == "accepted"
-        return other["id"]
+        """A new stored appeal's id: an appeal is decided once, so each decision tried names its
+        own (stored ahead, a batch's worth in one push, by ``prepare_appeals``)."""
+        return appeals.pop()
+
+    def prepare_appeals(count: int) -> None:
+        more = [head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "r", "ruled_by": "Fay Floor"})
+                for _ in range(count)]
+        assert {r["status"] for r in head.sync(more)["results"]} == {"accepted"}
+        appeals.extend(r["id"] for r in more)
+
     good = {
         "penalty": lambda: head.penalty(ada, infraction="usc_minor", penalty="game_loss", notes="n",
                                         ruleset="dci-upg", level="competitive", stage="swiss",
@@ -96,6 +104,7 @@ def stage(app, client, now):
         "appeal_decision": lambda: head.record("appeal_decision", {"appeal": fresh_appeal(), "outcome": "changed",
                                                                    "ruling": "another", "consulted": "Fay Floor"}),
     }
+    good["appeal_decision"].prepare = prepare_appeals
     assert set(good) == set(PAYLOADS)  # a new record type must be fuzzed too
     return event, head, good
 
@@ -154,6 +163,8 @@ def test_odd_records_break_no_batch_and_no_view(app, client, stage, request, roo
         targets = [("envelope", name) for name in ENVELOPE] + [("payload", p) for p in _field_paths(record_type)]
         targets.append(("envelope", "payload"))
         for where, path in targets:
+            if hasattr(make, "prepare"):
+                make.prepare(len(ODD) + 2)
             odd = []
             for value in ODD:
                 rec = make()

@@ -5,7 +5,7 @@ import { offline, startOffline } from "./offline.js";
 import { app, followEvent, ruleData, saveSession, useRuleset } from "./state.js";
 import * as store from "./store.js";
 import { loadOffset } from "./servertime.js";
-import { clockNews, keepFresh, loadClock, refreshClock, stopPolling } from "./clockdata.js";
+import { clockEvents, clockNews, keepFresh, loadClock, refreshClock, stopPolling } from "./clockdata.js";
 import { openStream, pushState } from "./push.js";
 import { callsState, fetchCalls, resetCalls } from "./calls.js";
 import { alertLog, loadAlertSettings, redrawAlert, startTimeAlerts } from "./ui/alerts.js";
@@ -99,6 +99,9 @@ export async function refreshDetail() {
     const detail = await api(`/api/events/${encodeURIComponent(s.event.slug)}`, { token: s.token });
     if (app.session?.event.slug !== s.event.slug) return;
     app.detail = detail;
+    // the Clock screen draws its tables again now, with the pairings' names, rather than at the
+    // clock's next news (its rows would change under a judge's finger then)
+    clockEvents.dispatchEvent(new Event("change"));
     await store.set(`detail:${s.event.slug}`, detail);
     // The organiser may have changed the event's stage or made this device head judge (or
     // scorekeeper) since it joined; screens that depend on the role are drawn again.

@@ -100,7 +100,8 @@ export function appealRecorded(record) {
 /** "The player appeals": a button opening the appeal form for a penalty record (`payload`:
  * its payload), the ruling filled in as the penalty and infraction, in the ruleset's names.
  * Once the appeal is recorded the button gives way to appealRecorded's line; a cancelled
- * form gives the keyboard back to the button. */
+ * form gives the keyboard back to the button (the one drawn for this record now, where the
+ * screen was drawn again while the form was open: the head judge's flags arriving, a sync). */
 export function appealButton(record, payload) {
   return h("button", { type: "button", class: "secondary", "data-appeal": record.id, onclick: async (ev) => {
     const button = ev.currentTarget;
@@ -109,13 +110,15 @@ export function appealButton(record, payload) {
       ruling: t("{penalty} for {infraction}",
         { penalty: penaltyName(payload.penalty), infraction: infractionName(payload.infraction) }),
     });
-    if (!button.isConnected) return;
+    // the screen may have been drawn again meanwhile (a sync): this record's button is then a new one
+    const shown = button.isConnected ? button : document.querySelector(`[data-appeal="${CSS.escape(record.id)}"]`);
+    if (!shown) return;
     if (!appeal) {
-      button.focus();
+      shown.focus();
       return;
     }
     const said = appealRecorded(appeal);
-    button.replaceWith(said);
+    shown.replaceWith(said);
     said.focus();
   } }, t("The player appeals"));
 }
