@@ -36,6 +36,7 @@ RESULTS = ("A", "B", "draw")
 MAX_PAYLOAD_CHARS = 20_000  # a payload's JSON text, at most
 MAX_TABLE = 9999  # table numbers run from 1 to this
 MAX_ROUND = 999
+MAX_GAMES = 99  # games one player won in a match, at most
 MAX_NAME = 200  # a player's name (as the players table holds it)
 MAX_NOTES = 2000
 MAX_PENALTIES = 8  # penalty ids one record may issue together
@@ -221,8 +222,8 @@ class GamesField(Schema):
     class Meta:
         unknown = RAISE
 
-    A = Int(0, 99, required=True)
-    B = Int(0, 99, required=True)
+    A = Int(0, MAX_GAMES, required=True)
+    B = Int(0, MAX_GAMES, required=True)
 
 
 class MatchResultPayload(PayloadSchema):

@@ -24,9 +24,8 @@ def result_problem(result: str, games: dict | None, most: int | None) -> dict | 
     event has at most (None: not checked). ``{"problem": "no_win"}`` where the winner has not
     won more games; ``{"problem": "too_many", "won": int, "most": int}`` where more games are
     won than the match has. A draw may stand at any score within the match (an agreed draw).
-    The server refuses such a record and the app checks it on screen before making it
-    (pwa/src/js/checks.js resultProblem, the same rule; tests/test_result_rule.py keeps them
-    equal)."""
+    The server refuses such a record and the app asks this same function (the worker's
+    ``result_problem`` action) on screen before making it."""
     if not games:
         return None
     loser = {"A": "B", "B": "A"}.get(result)

@@ -16,6 +16,8 @@ own and everything here runs the same under CPython (tests/test_worker.py):
 - ``penalty_payload``: ``{"answer", "facts", "player", "table", "round", "event", "notes",
   "history_seen"?, "replaces"?}`` -> the penalty record's payload (history.penalty_payload);
 - ``results``: ``{"records"}`` -> each table's current match result (board.table_results);
+- ``result_problem``: ``{"result", "games"?, "most"?}`` -> what is wrong with a match result, or
+  None (board.result_problem: the rule the server checks a result record by);
 - ``deck_checks``: ``{"records"}`` -> every deck check, started and finished
   (board.deck_checks);
 - ``replacement``: ``{"records", "record", "ruleset", "event"}`` -> ``{"answer", "payload"}``,
@@ -86,6 +88,8 @@ ACTIONS: dict[str, Callable[[Any], Any]] = {
     "history_seen": _seen,
     "penalty_payload": _payload,
     "results": lambda request: board.table_results(request["records"]),
+    "result_problem": lambda request: board.result_problem(request["result"], request.get("games"),
+                                                           request.get("most")),
     "deck_checks": lambda request: board.deck_checks(request["records"]),
     "replacement": lambda request: review.replacement(request["records"], request["record"], request["ruleset"],
                                                       request.get("event")),

@@ -53,7 +53,15 @@ def test_table_page_call_reaches_a_judge_who_takes_and_closes_it(browser, flask_
         player.goto(flask_server.url + f"/#/event/{event['slug']}/table/1.5")
         player.wait_for_selector("#pub-bad-table")
         assert player.locator("#call-btn").count() == 0
+        # A table the round's pairings do not hold cannot call, and the page says so at once.
+        player.goto(flask_server.url + f"/#/event/{event['slug']}/table/7")
+        player.wait_for_selector("#call-table-missing:not([hidden])")
+        assert player.text_content("#call-table-missing") == ("Table 7 does not play in the current round: check the "
+                                                              "number on your table, or raise your hand for a judge.")
+        assert player.is_disabled("#call-btn")
         player.goto(flask_server.url + f"/#/event/{event['slug']}/table/2")
+        player.wait_for_function("() => document.querySelector('#call-h')?.textContent === 'Table 2'")
+        assert player.is_hidden("#call-table-missing")
         # The policy refuses spectators at this level: the page offers the choice and says so.
         player.wait_for_selector("#call-policy li[data-caller=spectator][data-allowed=false]")
         assert player.is_visible("#call-caller")

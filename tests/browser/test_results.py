@@ -53,6 +53,21 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         organiser.evaluate("() => { window.__samePage = true; }")
         judge.goto(flask_server.url + "/#/clock")
         judge.wait_for_selector("#tables li[data-table='8']")
+        # a score the server would refuse is refused on screen by the same rule, asked of the
+        # phone's engine, and nothing is recorded
+        judge.click("#tables li[data-table='1'] button[aria-label='Result of table 1']")
+        judge.click("#result-panel [data-result=A]")
+        judge.fill("#res-games-a", "1")
+        judge.fill("#res-games-b", "2")
+        judge.click("#res-record")
+        judge.wait_for_selector("#res-note .bad-text")
+        assert judge.text_content("#res-note") == "Player A1 cannot win 1–2: the winner has won more games."
+        judge.fill("#res-games-b", "1e1")
+        judge.click("#res-record")
+        judge.wait_for_function("() => document.querySelector('#res-note').textContent"
+                                " === 'Games won: both whole numbers from 0 to 99, or neither.'")
+        assert [r for r in judge.evaluate("() => window.judgeApp.records()") if r["type"] == "match_result"] == []
+        judge.click("#result-panel button.secondary >> text=Cancel")
         enter_result(judge, 1, "A", games=(2, 1))
         assert "wins 2–1" in judge.text_content("#tables li[data-table='1'] .result")
         enter_result(judge, 1, "draw")  # a correction: the earlier result is voided

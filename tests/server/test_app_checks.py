@@ -23,4 +23,5 @@ def test_the_app_checks_fields_with_the_servers_limits():
     assert join["judge_name"].max_length == records.MAX_JUDGE
     assert app_limits() == {"table": records.MAX_TABLE, "name": records.MAX_NAME, "judge": records.MAX_JUDGE,
                             "notes": records.MAX_NOTES, "minutes": extension.high,
-                            "device": join["device_name"].max_length, "code": join["code"].max_length}
+                            "device": join["device_name"].max_length, "code": join["code"].max_length,
+                            "games": records.MAX_GAMES}

@@ -373,3 +373,29 @@ def test_a_table_that_does_not_play_the_round_gets_no_record(app, client):
         ("rejected", "payload.table: round 1 has no table 5 (its tables: 1-4)"),
         ("accepted", None), ("rejected", "payload.table: round 1 has no table 9 (its tables: 1-4)"),
         ("accepted", None), ("accepted", None)]
+
+
+def test_a_push_reads_each_rounds_tables_once_whatever_its_length(sqlite_app, now):
+    """The table check (sync._Batch.table_problem) reads a round's pairings once per push, not
+    once per record: a push of 60 results at three tables of one round makes one such read."""
+    import sqlalchemy as sa
+
+    players = [f"Player {n}" for n in range(6)]
+    event = seated_event(sqlite_app, players)
+    phone = Phone(sqlite_app.test_client(), event)
+    reads = []
+
+    def count(conn, cursor, statement, *args):
+        if "FROM pairings" in statement:
+            reads.append(statement)
+
+    with sqlite_app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        body = phone.sync([phone.record("match_result", {"table": 1 + n % 3, "round": 1, "result": "A"})
+                           for n in range(60)])
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+    assert {r["status"] for r in body["results"]} == {"accepted"}
+    assert len([s for s in reads if "pairings.number" in s]) == 1

@@ -12,6 +12,7 @@ export const LIMITS = Object.freeze({
   minutes: 240, // one time extension, at most
   device: 100, // a device's name
   code: 32, // an event's join code
+  games: 99, // games one player won in a match
 });
 
 // a lone surrogate half, NUL and other control characters (line breaks and tabs are allowed
@@ -75,19 +76,4 @@ export function numberProblem(text, { minimum = 0, whole = false } = {}) {
 /** The number typed in `text` (one that numberProblem accepts). */
 export function typedNumber(text) {
   return Number(String(text).trim().replace(",", "."));
-}
-
-/** What is wrong with a match result, or null: `result` "A" | "B" | "draw", `games` {A, B}
- * (games won) or null, `most` the games a match of the event has at most (null: not checked).
- * {problem: "no_win"} where the winner has not won more games; {problem: "too_many", won,
- * most} where more games are won than the match has; a draw may stand at any score within
- * the match. The same rule as the server's (shared_rules/board.py result_problem;
- * tests/test_result_rule.py keeps the two equal). */
-export function resultProblem(result, games, most) {
-  if (!games) return null;
-  const loser = { A: "B", B: "A" }[result];
-  if (loser && games[result] <= games[loser]) return { problem: "no_win" };
-  const won = games.A + games.B;
-  if (most != null && won > most) return { problem: "too_many", won, most };
-  return null;
 }

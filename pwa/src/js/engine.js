@@ -204,6 +204,14 @@ export async function tableResults(records) {
   return JSON.parse((await call("results", { records })).text);
 }
 
+/** What is wrong with a match result, or null (shared_rules.board.result_problem, the rule the
+ * server checks a result record by): `result` "A" | "B" | "draw", `games` {A, B} or null,
+ * `most` the games a match of the event has at most (null: not checked). Resolves to
+ * {problem: "no_win"} or {problem: "too_many", won, most}. */
+export async function resultProblem(result, games, most) {
+  return JSON.parse((await call("result_problem", { result, games, most })).text);
+}
+
 /** Every deck check of these records (shared_rules.board.deck_checks): [{record, player,
  * round, table, judge, started_ms, finished_ms (null: under way), outcome, mid_game}]. */
 export async function deckChecks(records) {

@@ -119,6 +119,7 @@ export async function render(main, [slug, sub, tableArg]) {
       newsMs = Date.now();
       clock.news_ms = newsMs;
       await store.set(key, clock);
+      call?.seatedIn(clock);
       seen.textContent = "";
     } catch (err) {
       seen.textContent = clock ? t("Offline: showing the last clock this phone saw.")

@@ -4,8 +4,8 @@
 // phone may (its own, or any as head judge) — the latest result counts either way.
 import { h, fill } from "../dom.js";
 import { app, addRecord, eventContext, eventRecords, playerName } from "../state.js";
-import { tableResults } from "../engine.js";
-import { resultProblem } from "../checks.js";
+import { resultProblem, tableResults } from "../engine.js";
+import { LIMITS, numberProblem, typedNumber } from "../checks.js";
 import { t } from "../i18n.js";
 
 /** {table number: result} for the current round, from this phone's records of the event. */
@@ -43,18 +43,22 @@ export function showResult(container, table, pairing, earlier, onDone) {
   const gamesA = h("input", { id: "res-games-a", type: "number", min: "0", max: "99", step: "1", inputmode: "numeric" });
   const gamesB = h("input", { id: "res-games-b", type: "number", min: "0", max: "99", step: "1", inputmode: "numeric" });
   const note = h("div", { "aria-live": "polite", id: "res-note" });
-  const whole = (el) => el.value.trim() === "" ? null : Number(el.value);
+  const typed = (el) => el.value.trim();
+  // games won are typed as any number is (checks.js), up to the server's highest count
+  const gamesBad = (el) => Boolean(numberProblem(el.value, { minimum: 0, whole: true }))
+    || typedNumber(el.value) > LIMITS.games;
   async function record(ev) {
     ev.preventDefault();
     if (!chosen) { fill(note, h("p", { class: "bad-text" }, t("Choose who won, or a draw."))); return; }
-    const [a, b] = [whole(gamesA), whole(gamesB)];
-    const bad = (n) => n != null && !(Number.isInteger(n) && n >= 0 && n <= 99);
-    if (bad(a) || bad(b) || (a == null) !== (b == null)) {
-      fill(note, h("p", { class: "bad-text" }, t("Games won: both whole numbers from 0 to 99, or neither.")));
+    const given = [gamesA, gamesB].filter((el) => typed(el) !== "");
+    if (given.length === 1 || given.some(gamesBad)) {
+      fill(note, h("p", { class: "bad-text" }, t("Games won: both whole numbers from 0 to {most}, or neither.",
+        { most: LIMITS.games })));
       return;
     }
-    // as the server checks a result (checks.js resultProblem)
-    const wrong = resultProblem(chosen, a == null ? null : { A: a, B: b }, eventContext().games_per_match ?? null);
+    const [a, b] = given.length ? [typedNumber(gamesA.value), typedNumber(gamesB.value)] : [null, null];
+    // the rule the server checks a result by (shared_rules.board.result_problem), asked of the engine
+    const wrong = await resultProblem(chosen, a == null ? null : { A: a, B: b }, eventContext().games_per_match ?? null);
     const problem = !wrong ? null
       : wrong.problem === "no_win"
         ? t("{player} cannot win {games}: the winner has won more games.", { player: name(chosen), games: `${a}–${b}` })

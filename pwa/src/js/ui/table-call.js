@@ -24,8 +24,9 @@ export function tableNumber(text) {
   return text && !tableProblem(String(text)) ? Number(text) : null;
 }
 
-/** Build the call section for table `table` of event `slug`. Returns {el, refresh} where
- * refresh() reads the table's latest call again (on the stream's calls_seq or a poll). */
+/** Build the call section for table `table` of event `slug`. Returns {el, refresh, seatedIn}
+ * where refresh() reads the table's latest call again (on the stream's calls_seq or a poll)
+ * and seatedIn(clock) follows the public clock's tables. */
 export function tableCall(slug, table) {
   const base = `/api/events/${encodeURIComponent(slug)}/calls`;
   const policyEl = h("div", { id: "call-policy" });
@@ -35,9 +36,11 @@ export function tableCall(slug, table) {
   const button = h("button", { type: "submit", id: "call-btn", class: "big" }, t("Call a judge"));
   const statusEl = h("p", { id: "call-status", class: "state", "aria-live": "assertive" });
   const errorEl = h("p", { id: "call-error", class: "bad-text", "aria-live": "polite" });
+  const missingEl = h("p", { id: "call-table-missing", class: "bad-text", hidden: true });
   let policy = null;
   let current = null;
   let sending = false;
+  let missing = false; // the current round's pairings do not hold this table
 
   function allowed(caller) {
     return policy?.callers.find((c) => c.caller === caller)?.allowed !== false;
@@ -47,7 +50,10 @@ export function tableCall(slug, table) {
     const active = current && current.status !== "closed";
     statusEl.textContent = current ? statusText(current.status) : "";
     statusEl.dataset.status = current?.status ?? "";
-    button.disabled = sending || active || !allowed(callerSel.value || "player");
+    button.disabled = sending || active || missing || !allowed(callerSel.value || "player");
+    missingEl.hidden = !missing;
+    missingEl.textContent = !missing ? ""
+      : t("Table {table} does not play in the current round: check the number on your table, or raise your hand for a judge.", { table });
     button.textContent = active ? t("Judge called") : t("Call a judge");
   }
 
@@ -95,17 +101,27 @@ export function tableCall(slug, table) {
       const made = await api(base, { body, timeoutMs: 8000 });
       current = { id: made.id, status: made.status };
     } catch (err) {
+      // the server checks the table against the latest round's pairings (server/calls.py)
+      if (err.field === "table") missing = true;
       errorEl.textContent = err.code === "network"
         ? t("The call did not reach the judges (no network). Raise your hand and call a judge.")
-        : err.message;
+        : err.field === "table" ? "" : err.message;
     } finally {
       sending = false;
       draw();
     }
   }
 
+  /** Follow the public clock (`clock`: GET .../clock): a table that the round's pairings do
+   * not hold cannot call; the page says so before anyone taps. */
+  function seatedIn(clock) {
+    const numbers = (clock?.tables || []).map((x) => x.number);
+    missing = Boolean(clock?.round && numbers.length && !numbers.includes(table));
+    draw();
+  }
+
   const el = h("section", { id: "table-call", "aria-labelledby": "call-h" },
-    h("h2", { id: "call-h" }, t("Table {table}", { table })),
+    h("h2", { id: "call-h" }, t("Table {table}", { table })), missingEl,
     h("form", { onsubmit: call },
       h("label", { for: "call-reason" }, t("Why (optional)")), reasonSel,
       callerLabel, callerSel,
@@ -114,5 +130,5 @@ export function tableCall(slug, table) {
   callerSel.addEventListener("change", draw);
   loadPolicy();
   refresh();
-  return { el, refresh };
+  return { el, refresh, seatedIn };
 }
