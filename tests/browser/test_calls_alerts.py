@@ -5,7 +5,7 @@ push stream."""
 import contextlib
 
 from .conftest import PHONE
-from .helpers import join
+from .helpers import join, settled
 
 # Records every system notification the app shows, by either path, in window.__notes.
 NOTIFICATION_STUB = """(() => {
@@ -183,3 +183,53 @@ def test_many_calls_keep_the_screen_usable_and_the_full_list_opens(browser, flas
         # one system notification for calls, each new call replacing the one before
         tags = judge.evaluate("() => window.judgeApp.alerts.notifications.map((n) => n.tag)")
         assert tags and set(tags) == {"judge-calls"}
+
+
+# The browsers' rule for sound, which headless Chromium does not apply: a page's audio stays
+# suspended until it is resumed during a tap on the page.
+AUTOPLAY_RULE = """(() => {
+  let tapping = false;
+  for (const type of ["pointerdown", "click"]) {
+    addEventListener(type, () => { tapping = true; setTimeout(() => { tapping = false; }); }, true);
+  }
+  window.AudioContext = class {
+    constructor() { this.state = "suspended"; this.onstatechange = null; this.currentTime = 0; this.destination = {}; }
+    resume() {
+      if (tapping && this.state !== "running") { this.state = "running"; this.onstatechange?.(); }
+      return Promise.resolve();
+    }
+    createOscillator() { return { frequency: {}, connect: (n) => n, start() {}, stop() {} }; }
+    createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (n) => n }; }
+  };
+})();"""
+
+
+def test_after_a_reload_the_phone_says_its_alert_sounds_wait_for_a_tap(browser, flask_server):
+    """Browsers start sound only after the page was touched: a phone reloaded on the floor would
+    stay silent for the next call without saying so. It says so, on every screen, with a button
+    that is that tap; a phone whose judge silenced alerts says nothing."""
+    event = flask_server.make_event("wotf", "competitive")
+    flask_server.start_round(event["slug"])
+    ctx = browser.returning(flask_server.url)
+    ctx.add_init_script(AUTOPLAY_RULE)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Saul")
+        page.reload()
+        page.wait_for_selector("#sound-note:not([hidden])")
+        assert page.text_content("#sound-note span") == \
+            "Alert sounds start once this page has been tapped (the browser's rule)."
+        page.goto(flask_server.url + "/#/penalty")  # on every screen
+        page.wait_for_selector("main[data-screen=penalty]")
+        assert page.is_visible("#sound-note")
+        page.click("#sound-on")
+        page.wait_for_selector("#sound-note", state="hidden")
+        # silenced on the Event screen: no note after a reload
+        page.goto(flask_server.url + "/#/join")
+        page.uncheck("#alert-sound")
+        page.reload()
+        page.wait_for_selector("main[data-screen=join]")
+        settled(page)
+        assert page.is_hidden("#sound-note")
+    finally:
+        ctx.close()

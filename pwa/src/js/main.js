@@ -8,7 +8,7 @@ import { loadOffset } from "./servertime.js";
 import { clockEvents, clockNews, keepFresh, loadClock, refreshClock, stopPolling } from "./clockdata.js";
 import { openStream, pushState } from "./push.js";
 import { callsState, fetchCalls, resetCalls } from "./calls.js";
-import { alertLog, loadAlertSettings, redrawAlert, startTimeAlerts } from "./ui/alerts.js";
+import { alertLog, loadAlertSettings, redrawAlert, showSoundNote, startTimeAlerts } from "./ui/alerts.js";
 import { draw as drawCalls, startCallsPanel } from "./ui/calls.js";
 import { startSync, syncNow, syncState, stopSync } from "./sync.js";
 import { api } from "./api.js";
@@ -73,6 +73,7 @@ export async function openSession(session, { stored = false } = {}) {
   app.detail = null;
   app.clock = null;
   renderStatus();
+  showSoundNote();
   if (!app.session) {
     keepFirstClock(null); // left the event: no clock to show as the page opens
     return;
@@ -172,6 +173,7 @@ async function boot() {
   startReviewBadge();
   if (!publicPage) {
     await loadAlertSettings();
+    showSoundNote();
     startTimeAlerts();
     startCallsPanel();
     drawCalls();

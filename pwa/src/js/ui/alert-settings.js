@@ -21,8 +21,9 @@ export function alertSettings() {
     draw();
   } }, t("Allow notifications"));
   const sound = h("input", { type: "checkbox", id: "alert-sound", checked: soundOn(), onchange: async (ev) => {
-    await setSound(ev.currentTarget.checked);
-    if (ev.currentTarget.checked) tone();
+    const on = ev.currentTarget.checked; // (the event's currentTarget is gone once it has been handled)
+    await setSound(on);
+    if (on) tone();
   } });
   function draw() {
     const p = notificationPermission();

@@ -36,6 +36,7 @@ export function soundOn() { return sound; }
 export async function setSound(on) {
   sound = Boolean(on);
   await store.set(SOUND_KEY, sound);
+  showSoundNote();
 }
 
 /** The minutes before time at which an alert fires ([15, 10, 5, 1, 0] are offered). */
@@ -56,7 +57,23 @@ function audioContext() {
   if (audio.state === "suspended") audio.resume().catch(() => {});
   return audio;
 }
-document.addEventListener("pointerdown", () => { if (sound) audioContext(); }, { once: true, capture: true });
+document.addEventListener("pointerdown", () => {
+  if (sound) audioContext();
+  showSoundNote();
+}, { once: true, capture: true });
+
+/** Show, on every screen of a joined phone whose alerts make a sound, that the sound waits
+ * for a first tap (browsers keep a page's audio suspended until then: after a reload the
+ * phone would otherwise stay silent for the next call without saying so), with a button that
+ * is that tap. The note follows the audio's own state. */
+export function showSoundNote() {
+  const note = document.getElementById("sound-note");
+  if (!note) return;
+  const ctx = app.session && sound ? audioContext() : null;
+  if (ctx) ctx.onstatechange = showSoundNote;
+  note.hidden = !ctx || ctx.state === "running";
+  note.querySelector("#sound-on").onclick = () => audioContext();
+}
 
 /** A short two-note tone (about 0.4 s) unless the judge silenced alerts. */
 export function tone() {
