@@ -472,7 +472,7 @@ class _Search:
             waits = tuple(dict.fromkeys((path, *(w for part in parts if type(part) is _Part for w in part.waits))))
             cases: list | None = []
             penalty = (self.query.answer_specs.get(key) or {}).get("type") in vocab.PENALTY_TYPES
-            for value, part, child in zip(values, parts, children):
+            for value, part, child in zip(values, parts, children, strict=True):
                 assumed = ((path, value),)
                 if type(part) is _Part:
                     if part.cases is None:
@@ -533,9 +533,9 @@ class _Search:
     def outcome_of(self, field: str, part: _Part) -> dict:
         """A pending field's entry: ``{"facts", "outcomes"?}``, each outcome ``{"value", "if":
         [{path: value, ...}, ...], "stated"?: false}`` (a value no evaluation sets is the
-        field's default, or null)."""
+        field's default, or null); ``options`` and ``stated`` name their facts only."""
         entry: dict = {"facts": list(part.waits)}
-        if part.cases is not None:
+        if part.cases is not None and field in self.query.answer_specs:  # (not options, stated)
             cases: list = []
             for value, unstated, alts in part.cases:
                 _add_case(cases, self.query.defaults.get(field) if value is ABSENT else value, unstated, alts)

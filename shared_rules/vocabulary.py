@@ -29,8 +29,8 @@ from __future__ import annotations
 import copy
 import json
 import math
-from typing import Any
 from functools import cache
+from typing import Any
 
 from .errors import RuleError
 from .library import PACKAGE
