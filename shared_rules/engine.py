@@ -421,6 +421,7 @@ class _Search:
         self.found: dict[str, MissingFact] = {}  # every missing fact met, in the order read
         self.asked_at: dict[str, dict] = {}  # the as-asked fields when each was first met
         self.names: dict[str, dict] = {}  # the names of each missing fact's values, by value
+        self.behind_stand_ins: set[str] = set()  # missing facts first met past a stand-in value
 
     def explore(self, event: dict, facts: dict, stand_ins: tuple[str, ...] = ()) -> _Outcome:
         self.evaluations += 1
@@ -437,6 +438,8 @@ class _Search:
         if missing.path not in self.found:
             self.found[missing.path] = missing
             self.asked_at[missing.path] = {f: walk[0].get(f, ABSENT) for f in self.query.as_asked}
+            if stand_ins:  # read only because of a stand-in value, perhaps: never said to be not needed
+                self.behind_stand_ins.add(missing.path)
         values = vocab.enumerate_values(missing.spec)
         if values and self.evaluations + len(values) <= MAX_EVALUATIONS:
             return self.merge(missing.path, values, [self.explore(*self.assume(event, facts, missing.path, value),
@@ -558,7 +561,7 @@ class _Search:
             else:
                 answer[field] = value
         needs = [self.describe(self.found[p]) for p in waited]
-        not_needed = [m for p, m in self.found.items() if p not in waited]
+        not_needed = [m for p, m in self.found.items() if p not in waited and p not in self.behind_stand_ins]
         words = self.ruleset.words["words"]
         explain = answer.pop("explain") + [words["not_needed_line"].format(label=self.label(m)) for m in not_needed]
         for field, entry in pending.items():
