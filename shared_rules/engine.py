@@ -91,6 +91,7 @@ class Query:
         self.feeds: dict[str, list[str]] = {path: list(fields) for path, fields in program.get("feeds", {}).items()}
         self._inputs = (ruleset, words, event_words, own_words)
         self._tagged: _Tagged | None = None
+        self._compared: dict[str, list] | None = None
 
     def refuse_impossible(self, event: dict, facts: dict) -> None:
         """Raise RuleError (the check's text, its ``field``) for the first of the query's
@@ -172,6 +173,14 @@ class Query:
             self._tagged = _Tagged(program, chosen, [flow.site_facts(*tag) for tag in compiler.tags], flow,
                                    frozenset(feeds.declared_fields(words)))
         return self._tagged
+
+    def compared(self, path: str) -> list | None:
+        """Values that try every way a number or per-player fact the rules only compare can be
+        (feeds.stand_for), or None for a fact used otherwise."""
+        if self._compared is None:
+            ruleset, words, _, _ = self._inputs
+            self._compared = feeds.stand_for(ruleset, self.name, words["facts"])
+        return self._compared.get(path)
 
     def fed_by(self, path: str) -> list[str]:
         """The answer fields a missing fact leaves open: those the ruleset declares it feeds
@@ -441,11 +450,14 @@ class _Search:
             if stand_ins:  # read only because of a stand-in value, perhaps: never said to be not needed
                 self.behind_stand_ins.add(missing.path)
         values = vocab.enumerate_values(missing.spec)
+        compared = values is None and self.query.compared(missing.path)
+        if compared:  # a number the rules only compare: one value on each side of each comparison
+            values = compared
         if values and self.evaluations + len(values) <= MAX_EVALUATIONS:
             return self.merge(missing.path, values, [self.explore(*self.assume(event, facts, missing.path, value),
-                                                                  stand_ins) for value in values])
+                                                                  stand_ins) for value in values], bool(compared))
         try:
-            return self.explore(*self.assume(event, facts, missing.path, values[0] if values
+            return self.explore(*self.assume(event, facts, missing.path, values[0] if values and not compared
                                              else vocab.stand_in(missing.spec)), (*stand_ins, missing.path))
         except RuleError:  # the rules refuse the stand-in value: every field waits on the fact
             fields = {f: _Part((missing.path,)) for f in [*walk[0], *self.query.answer_specs, *feeds.ENGINE_FIELDS]}
@@ -461,9 +473,10 @@ class _Search:
                 parts[field] = _Part((*before.waits, path) if type(before) is _Part else (path,))
         return _Outcome(parts, explain, list(sources), list(notes))
 
-    def merge(self, path: str, values: list, children: list[_Outcome]) -> _Outcome:
+    def merge(self, path: str, values: list, children: list[_Outcome], hidden: bool = False) -> _Outcome:
         """The outcome of trying each of ``values`` at the rooted ``path``: a field is decided
-        where every child decides it alike, else pending on ``path`` and what it waits on below."""
+        where every child decides it alike, else pending on ``path`` and what it waits on below.
+        ``hidden``: the values stand for ranges (Query.compared), so the outcomes are not named."""
         fields: dict[str, Any] = {}
         first, rest = children[0].fields, [child.fields for child in children[1:]]
         for key in dict.fromkeys(k for child in children for k in child.fields):
@@ -473,9 +486,11 @@ class _Search:
                 continue
             parts = [child.fields.get(key, ABSENT) for child in children]
             waits = tuple(dict.fromkeys((path, *(w for part in parts if type(part) is _Part for w in part.waits))))
-            cases: list | None = []
+            cases: list | None = None if hidden else []
             penalty = (self.query.answer_specs.get(key) or {}).get("type") in vocab.PENALTY_TYPES
             for value, part, child in zip(values, parts, children, strict=True):
+                if cases is None:
+                    break
                 assumed = ((path, value),)
                 if type(part) is _Part:
                     if part.cases is None:

@@ -24,6 +24,10 @@ would be asked for nothing). The engine walks on past a missing fact it cannot t
 value (a number, a text) with a stand-in value, then leaves pending the fields the fact
 feeds and drops the lines it shapes (``Flow.site_facts``).
 
+``stand_for`` finds the numbers and per-player values a query's rules only compare (with
+number literals, or a player's with the other's): the engine tries those on each side of each
+comparison instead of walking past them, which is exact.
+
 The same walk names each place a line, note, source or option is written (a *site*: the
 node's path, after the paths of the nodes that ran the procedures it is in, joined with
 ``|``; and which line), with what decides whether and how it is written; program.py names
@@ -32,12 +36,13 @@ the same sites when it compiles the rules with tags (``Compiler(tagged=True)``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import event_settings
 from . import vocabulary as vocab
 from .expr import split_path
-from .introspect import READ_WITHOUT_DEFAULT, reads
+from .introspect import READ_WITHOUT_DEFAULT, expressions, reads, walk_query
 from .program import PLACEHOLDER, site_key
 
 ENGINE_FIELDS = ("options", "stated")  # decision fields the engine keeps beside the declared ones
@@ -202,6 +207,100 @@ class Flow:
             else:
                 facts.add(token)
         return frozenset(facts)
+
+
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "compare")
+NUMBER_KINDS = ("number", "per_player")
+
+
+def stand_for(ruleset: dict, query: str, facts: dict) -> dict[str, list]:
+    """``{fact path: [values]}`` for the numbers and per-player values of a query that its rules
+    only ever compare: a number with number literals (``>`` 3, ``<=`` 10, ...), a per-player
+    value its two players with each other (``compare``, ``!=``, ...); either may also be
+    compared with null or tested with ``given``, and shown in a line. The values hit every
+    side of every comparison (a number: its least, each literal and one just past it; a
+    per-player value: A ahead, level, B ahead), so trying each is trying every way the fact
+    can be, as listing a true/false fact's values is (engine.py). A fact read anywhere else
+    (in arithmetic, copied into a field, compared with a computed value) is left out."""
+    uses: dict[str, set] = {}
+    other: set[str] = set()
+
+    def fact(expr: Any) -> tuple[str, str | None] | None:
+        """(fact path, player) of a plain read of a number or per-player fact, else None."""
+        if not (isinstance(expr, dict) and len(expr) == 1 and "var" in expr):
+            return None
+        path = expr["var"][0] if isinstance(expr["var"], list) else expr["var"]
+        root, parts = split_path(path) if isinstance(path, str) else (None, [])
+        if root != "facts":
+            return None
+        walked, spec = vocab.spec_at(facts, [str(p) for p in parts])
+        if spec is None or spec.get("type") not in NUMBER_KINDS:
+            return None
+        rest = [str(p) for p in parts][len(walked):]
+        name = f"facts.{'.'.join(walked)}"
+        if spec["type"] == "per_player":
+            return (name, rest[0]) if rest in (["A"], ["B"]) else (name, None) if not rest else None
+        return (name, None) if not rest else None
+
+    def scan(expr: Any) -> None:
+        if isinstance(expr, list):
+            for e in expr:
+                scan(e)
+            return
+        if not isinstance(expr, dict) or len(expr) != 1:
+            return
+        (op, args), = expr.items()
+        if op == "given":
+            return
+        if op in COMPARISONS and isinstance(args, list) and len(args) == 2:
+            left, right = fact(args[0]), fact(args[1])
+            if left and right and left[0] == right[0] and {left[1], right[1]} == {"A", "B"}:
+                uses.setdefault(left[0], set()).add("players")
+                return
+            for read, against in ((left, args[1]), (right, args[0])):
+                if read is None:
+                    continue
+                number = isinstance(against, int | float) and not isinstance(against, bool)
+                if read[1] is None and (against is None or (number and op != "compare")):
+                    uses.setdefault(read[0], set()).add("null" if against is None else float(against))
+                else:
+                    other.add(read[0])
+            scan([a for a, read in ((args[0], left), (args[1], right)) if read is None])
+            return
+        if op == "var":
+            read = fact(expr)
+            if read is not None:
+                other.add(read[0])
+            if isinstance(args, list) and len(args) == 2:
+                scan(args[1])
+            return
+        scan(args)
+
+    for node in walk_query(ruleset, query):
+        for _, expr in expressions(node.rule):
+            scan(expr)
+    out: dict[str, list] = {}
+    for path, used in uses.items():
+        if path in other:
+            continue
+        spec = vocab.spec_at(facts, path.split(".")[1:])[1]
+        least, whole = spec.get("minimum", 0), bool(spec.get("whole"))
+        least = math.ceil(least) if whole else least
+        literals = sorted(u for u in used if u not in ("null", "players"))
+        if spec["type"] == "per_player":
+            if literals:
+                continue  # compared with a literal as well: not handled
+            out[path] = [{"A": least + 1, "B": least}, {"A": least, "B": least}, {"A": least, "B": least + 1}]
+            continue
+        if not literals:
+            continue
+        points = {least}
+        for i, literal in enumerate(literals):
+            after = literals[i + 1] if i + 1 < len(literals) else literal + 2
+            points |= {literal, literal + 1 if whole else (literal + after) / 2}
+        values = sorted(p for p in points if p >= least and (not whole or p == int(p)))
+        out[path] = [int(v) if whole or v == int(v) else v for v in values]
+    return out
 
 
 def flow(ruleset: dict, query: str) -> Flow | None:

@@ -360,3 +360,23 @@ def test_every_answer_field_of_a_complete_answer_is_as_before_the_search_changed
     answer = evaluate({**GRV, "facts": {**GRV["facts"], "caught_quickly_and_simple": True}})
     assert not ({"pending", "needs", "not_needed"} & set(answer))
     assert list(itertools.islice(answer, 3)) == ["ruleset", "query", "penalty"]
+
+
+def test_numbers_the_rules_only_compare_are_tried_on_each_side_of_each_comparison():
+    data = library.load_ruleset("yugioh")
+    facts = engine.compiled_ruleset("yugioh").words["queries"]
+    assert feeds.stand_for(data, "penalty", facts["penalty"]["facts"]) == {"facts.minutes_late": [0, 3, 6.5, 10, 11]}
+    both = [{"A": 1, "B": 0}, {"A": 0, "B": 0}, {"A": 0, "B": 1}]
+    assert feeds.stand_for(data, "time_call", facts["time_call"]["facts"]) == {
+        "facts.current_game.life_points": both, "facts.sudden_death.life_points": both}
+    wotf = library.load_ruleset("wotf")
+    extension = engine.compiled_ruleset("wotf").words["queries"]["extension"]["facts"]
+    assert feeds.stand_for(wotf, "extension", extension) == {}  # minutes added up: a stand-in, not tried
+
+
+def test_a_match_decided_whatever_the_duel_in_progress_gives_is_given():
+    # B won the sudden death duel: whoever won the duel before it, or however it ended, B wins
+    answer = evaluate({"ruleset": "yugioh", "query": "time_call", "event": {"level": "tier1", "stage": "swiss"},
+                       "facts": {"game_wins": {"A": 0, "B": 1}, "sudden_death": {"winner": "B"}}})
+    assert answer["match"] == "B" and "match" not in answer.get("pending", {})
+    assert "outcomes" not in answer["pending"]["game_result"]  # life points stand for ranges: not named
