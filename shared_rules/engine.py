@@ -170,6 +170,10 @@ class Query:
                 chosen[key] = (infraction, {name: compiler.function(value, f"infractions[{key}].{name}", infraction)
                                             for name, value in infraction.items() if name in ("rules", "then")})
             flow = feeds.Flow(ruleset, self.name, words, event_words)
+            unknown = [tag for tag in compiler.tags if tag not in flow.sites]
+            if unknown:  # feeds.py and program.py name sites alike; a line it cannot place is never kept blind
+                raise RuleError(f"{self.ruleset_id} {self.name}: no site {unknown[0]} in the feeds analysis",
+                                field=unknown[0][0])
             self._tagged = _Tagged(program, chosen, [flow.site_facts(*tag) for tag in compiler.tags], flow,
                                    frozenset(feeds.declared_fields(words)))
         return self._tagged

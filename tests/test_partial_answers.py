@@ -380,3 +380,11 @@ def test_a_match_decided_whatever_the_duel_in_progress_gives_is_given():
                        "facts": {"game_wins": {"A": 0, "B": 1}, "sudden_death": {"winner": "B"}}})
     assert answer["match"] == "B" and "match" not in answer.get("pending", {})
     assert "outcomes" not in answer["pending"]["game_result"]  # life points stand for ranges: not named
+
+
+@pytest.mark.parametrize("ruleset", ["yugioh", "judicial-guidelines", "dci-upg", "wotf"])
+def test_every_line_the_rules_write_has_its_place_in_the_feeds_analysis(ruleset):
+    compiled = engine.compiled_ruleset(ruleset)
+    for name, query in compiled.queries.items():
+        tagged = query.tagged()  # raises where a line's place is unknown
+        assert len(tagged.site_facts) >= 1, name
