@@ -338,10 +338,13 @@ def evaluate(request: Any, marked: bool = False) -> dict:
     Returns a JSON-ready dict: ``ruleset``, ``query``, the query's answer fields (defaults
     from the vocabulary, then whatever the ruleset's rules set), ``explain`` (lines to read
     out), ``sources`` (document and section of every rule applied), ``notes``, ``options``
-    (head-judge choices ``{"penalty", "condition", "source"}``) and ``option_penalties``;
-    ``needs`` (``[{"path", "type", "label", "values"?}]``) while a missing fact decides the
-    answer, and ``not_needed`` (``[{"path", "label"}]``) for missing facts it does not
-    depend on (see the module docstring).
+    (head-judge choices ``{"penalty", "condition", "source"}``) and ``option_penalties``.
+    Where facts are missing, each field is decided on its own (see the module docstring):
+    ``pending`` (``{field: {"facts": [paths], "outcomes"?: [{"value", "if": [{path: value}],
+    "stated"?}], "text"?}}``) names each deciding field that still waits on them, ``needs``
+    (``[{"path", "type", "label", "values"?, "minimum"?, "whole"?}]``) the facts they wait
+    on in the order read, and ``not_needed`` (``[{"path", "label"}]``) the missing facts no
+    field depends on.
 
     Raises RuleError for an unknown ruleset, query, level or infraction, a malformed or
     unknown fact, or facts a query's ``checks`` refuse as impossible together (queries.json:
