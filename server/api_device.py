@@ -116,8 +116,10 @@ def player_history(slug, player):
 def review_list(slug):
     """The head judge's review list (shared_rules.review, kept current by reconcile.py):
     `{"items": [{"kind": "approval" | "conflict" | "appeal", "record", "player", "player_name", "judge",
-    "created_ms", "infraction", "penalty", "table", "round", "notes", ...}], "kept": [...],
-    "as_of_ms"}`, oldest first. A conflict item adds `expected` (the penalty the policy gives
+    "created_ms", "infraction", "penalty", "table", "round", "notes", "open_facts", ...}], "kept": [...],
+    "as_of_ms"}`, oldest first; `open_facts` names the facts a penalty was recorded without
+    (its remedy or head-judge step still open, shared_rules.history.penalty_payload). A
+    conflict item adds `expected` (the penalty the policy gives
     with every judge's records), `needs`, `unseen` and `history` (record ids); `kept` lists the
     conflicts the head judge kept as issued, with their `resolution`. An appeal item (a
     ruling appealed, no decision yet; WotF §3.9) adds `ruling`, `ruled_by`, `call` and

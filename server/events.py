@@ -312,13 +312,15 @@ def penalty_rows(event: Event, items: list | None = None, language: str = ENGLIS
     approval state and the ruleset's names: `{"id", "seq", "player", "player_name",
     "round", "table", "infraction", "infraction_name", "penalty", "penalty_name",
     "head_judge", "approval", "voided", "judge", "device", "device_id", "created_ms",
-    "received_ms", "notes", "flag", "kept", "replaces"}` (`infraction_name` and `penalty_name` in
-    `language`, see rule_names; `penalty_name` the engine's word for no penalty for null; several
-    joined by " + "; `items`: the event's review items when the caller has them
-    (reconcile.stored_items); `flag` says what the policy gives with every judge's records for a
-    flagged penalty (shared_rules.review), `kept` the head judge's reason for keeping it,
-    `replaces` the flagged penalty's id this one was issued in place of; `flag` in `language`
-    too). Exports ask in English."""
+    "received_ms", "notes", "flag", "kept", "replaces", "open_facts", "open_text"}`
+    (`infraction_name` and `penalty_name` in `language`, see rule_names; `penalty_name` the
+    engine's word for no penalty for null; several joined by " + "; `items`: the event's
+    review items when the caller has them (reconcile.stored_items); `flag` says what the
+    policy gives with every judge's records for a flagged penalty (shared_rules.review),
+    `kept` the head judge's reason for keeping it, `replaces` the flagged penalty's id this
+    one was issued in place of; `open_facts` the fact paths it was recorded without (its
+    remedy or head-judge step still open) and `open_text` their questions in `language`,
+    joined with "; " (null for none); `flag` in `language` too). Exports ask in English."""
     from .reconcile import stored_items  # reconcile reads records through this module's helpers
 
     flags = {i.record_id: i.item for i in (stored_items(event) if items is None else items) if i.kind == "conflict"}
@@ -329,7 +331,8 @@ def penalty_rows(event: Event, items: list | None = None, language: str = ENGLIS
     names = {p.id: p.name for p in event.players}
     devices = {d.id: d.name for d in event.devices}
     infractions, penalty_names = rule_names(event.ruleset, language)
-    needed = sorted({path for flag in flags.values() for path in flag.get("needs") or []})
+    needed = sorted({path for flag in flags.values() for path in flag.get("needs") or []}
+                    | {path for r in records if r.type == "penalty" for path in r.payload.get("open_facts") or []})
     needs_names = fact_names(event.ruleset, "penalty", needed, language)
     no_penalty = words(shared_in(language))["no_penalty"]
     rows = []
@@ -353,7 +356,8 @@ def penalty_rows(event: Event, items: list | None = None, language: str = ENGLIS
             "received_ms": r.received_ms, "notes": p.get("notes"),
             "flag": flag_text(flags[r.id], penalty_names, language, needs_names) if r.id in flags else None,
             "kept": (flags[r.id].get("resolution") or {}).get("reason") if r.id in flags else None,
-            "replaces": p.get("replaces")})
+            "replaces": p.get("replaces"), "open_facts": list(p.get("open_facts") or []),
+            "open_text": "; ".join(strip(needs_names.get(f, f)) for f in p.get("open_facts") or []) or None})
     return rows
 
 
@@ -384,7 +388,7 @@ def flag_text(item: dict, penalty_names: dict[str, str], language: str = ENGLISH
 CSV_COLUMNS = ["seq", "id", "round", "table", "player", "player_name", "infraction",
                "infraction_name", "penalty", "penalty_name", "head_judge", "approval", "voided",
                "judge", "device", "created_utc", "received_utc", "created_ms", "received_ms", "notes",
-               "flag", "kept", "replaces"]
+               "flag", "kept", "replaces", "open_facts"]
 # a spreadsheet runs a cell starting with one of these as a formula (also after leading
 # spaces or control characters, which some spreadsheets skip)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
@@ -437,7 +441,7 @@ def penalties_csv(event: Event) -> str:
     for row in penalty_rows(event):
         penalty = row["penalty"]
         rows.append({**row, "penalty": "+".join(penalty) if isinstance(penalty, list)
-                     else (penalty or ""),
+                     else (penalty or ""), "open_facts": "; ".join(row["open_facts"]),
                      "created_utc": utc_iso(row["created_ms"]),
                      "received_utc": utc_iso(row["received_ms"])})
     return write_csv(CSV_COLUMNS, rows)

@@ -29,7 +29,7 @@ from . import roles
 from .errors import first_error
 from .fields import MAX_BIGINT, Bool, Choice, Int, Json, Number, RuleId, Text
 from .models import STAGES
-from .rules import infraction_ids, level_ids, penalty_ids
+from .rules import declares_fact, infraction_ids, level_ids, penalty_ids
 
 EXTENSION_REASONS = ("judge_pause", "deck_check", "tardiness", "ruling")
 RESULTS = ("A", "B", "draw")
@@ -43,6 +43,8 @@ MAX_PENALTIES = 8  # penalty ids one record may issue together
 MAX_SEEN = 500  # record ids a penalty's history_seen may name
 MAX_JUDGE = 100  # a judge's name (as devices join with it)
 MAX_CALL_ID = 36  # a judge call's id (server/calls)
+MAX_OPEN_FACTS = 32  # facts a penalty may be recorded without (its pending fields' facts)
+MAX_FACT_PATH = 200  # a rooted fact path's characters ("facts.current_game.winner")
 PLAYER_TYPES = ("penalty", "appeal")  # the types whose payload.player fills records.player
 
 
@@ -160,6 +162,34 @@ class RuleIdOf(EventRef, RuleId):
         return f"unknown {self.kind} {value!r} in ruleset {where.event.ruleset}; allowed: {shown or 'none'}"
 
 
+class FactPaths(EventRef, fields.List):
+    """The facts a penalty was recorded without (history.penalty_payload `open_facts`): a list
+    of 1 to MAX_OPEN_FACTS rooted paths ("facts.x", "facts.x.y", "event.x"), each naming a fact
+    or event setting the event's ruleset declares for its penalty query, none twice."""
+
+    def __init__(self, **kwargs):
+        super().__init__(Text(MAX_FACT_PATH, metadata={"pattern": r"^(facts|event)(\.[a-z0-9_]+)+$"}),
+                         validate=Length(min=1, max=MAX_OPEN_FACTS), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):
+            raise ValidationError("must be a list of fact paths")
+        paths = super()._deserialize(value, attr, data, **kwargs)
+        for path in paths:
+            head, _, rest = path.partition(".")
+            if head not in ("facts", "event") or not rest or not all(
+                    part and part.isascii() and all(ch.islower() or ch.isdigit() or ch == "_" for ch in part)
+                    for part in rest.split(".")):
+                raise ValidationError(f"{path[:40]!r} is not a fact path (facts.name or event.name)")
+        if len(set(paths)) != len(paths):
+            raise ValidationError("names a fact twice")
+        return paths
+
+    def problem(self, value, where):
+        unknown = [p for p in value if not declares_fact(where.event.ruleset, "penalty", p)]
+        return f"{unknown[0]!r} is not a fact of ruleset {where.event.ruleset}'s penalties" if unknown else None
+
+
 class RulesetRef(EventRef, Text):
     """The event's ruleset id (a record made under another ruleset is refused)."""
 
@@ -203,6 +233,8 @@ class PenaltyPayload(PayloadSchema):
     history_seen = fields.List(fields.UUID(), validate=Length(max=MAX_SEEN), allow_none=True)
     # the flagged penalty this one is issued in place of (its void goes with it)
     replaces = RecordRef(types=("penalty",), allow_none=True)
+    # the facts still open when it was recorded: its remedy or head-judge step waited on them
+    open_facts = FactPaths(allow_none=True)
 
     @post_load
     def _ids_as_text(self, data, **kwargs):

@@ -15,7 +15,8 @@ from shared_rules.engine import compiled_ruleset
 from shared_rules.translations import ENGLISH, check_language, split_marks
 from shared_rules.vocabulary import spec_at
 
-__all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "engine_action", "evaluate", "fact_names",
+__all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "declares_fact", "engine_action", "evaluate",
+           "fact_names",
            "infraction_ids", "level_ids", "levels", "load_ruleset", "penalty_ids", "queries_of",
            "ruleset_file", "ruleset_ids", "rulesets"]
 
@@ -78,6 +79,21 @@ def fact_names(ruleset_id: str, query: str, paths: list[str], language: str = EN
         spec = spec_at(facts, parts)[1]
         out[path] = (spec or {}).get("summary") or parts[-1].replace("_", " ")
     return out
+
+
+def declares_fact(ruleset_id: str, query: str, path: str) -> bool:
+    """Whether a rooted fact path ("facts.some_fact", "facts.current_game.winner",
+    "event.level") names a fact or event setting the ruleset's `query` declares; False for an
+    unknown ruleset or query."""
+    try:
+        words = compiled_ruleset(ruleset_id).words
+        fields = words["queries"][query]["facts"]
+    except (RuleError, KeyError):
+        return False
+    root, _, rest = path.partition(".")
+    if root not in ("facts", "event") or not rest:
+        return False
+    return spec_at(fields if root == "facts" else words["event"], rest.split("."))[1] is not None
 
 
 def queries_of(ruleset_id: str) -> dict:

@@ -187,7 +187,8 @@ class ReviewOut(Schema):
     items = fields.List(fields.Dict(), metadata={
         "description": "what waits for the head judge, oldest first (shared_rules.review): "
                        "{kind: approval | conflict | appeal, record, player, player_name, judge, created_ms, "
-                       "infraction, penalty, table, round, notes; a conflict adds expected, needs, "
+                       "infraction, penalty, table, round, notes, open_facts (fact paths still open when it was "
+                       "recorded); a conflict adds expected, needs, "
                        "unseen, history, resolution; an appeal adds ruling, ruled_by, call}"})
     kept = fields.List(fields.Dict(), metadata={"description": "conflicts the head judge kept as issued"})
     as_of_ms = fields.Integer()

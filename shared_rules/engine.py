@@ -3,39 +3,47 @@
 The CLI (``python -m shared_rules eval``), the server's evaluate endpoint and the browser
 worker all call this function, so the same request gets the same answer everywhere.
 
-An answer needs only the facts it depends on. When the rules read a fact (or an event
-setting) the request did not give, the engine tries each value the fact can take (true and
-false, each player, each level or penalty of the ruleset, each value of a list) and
-evaluates again, up to ``MAX_EVALUATIONS`` evaluations per request:
+An answer needs only the facts it depends on, and each answer field is decided on its own.
+When the rules read a fact (or an event setting) the request did not give, the engine tries
+each value the fact can take (true and false, each player, each level or penalty of the
+ruleset, each value of a list) and evaluates again, up to ``MAX_EVALUATIONS`` evaluations per
+request. A fact whose values cannot be listed (a number, a text, a per-player value), or one
+met once the budget is spent, is given a stand-in value instead: the rules walk on, and the
+fields the fact feeds (the ruleset's ``queries.<q>.feeds``, checked by lint against the rules,
+feeds.py) are left open, as are the lines it shapes.
 
-- if every branch is complete and agrees on the decision fields, that is the answer; the
-  fact is listed in ``not_needed`` and an explain line says it would not change the answer;
-- otherwise the answer names what is missing in ``needs``: the fact read first, then the
-  facts every branch needs after it, in the order the rules read them. A number, a text or a
-  per-player value cannot be tried, so it is named at once.
+- A field that every possible answer gives the same value is decided: it is in the answer.
+- A deciding field that still depends on a missing fact is *pending*: ``pending`` names it
+  with the facts it waits on, the values it can take and on which answers (``outcomes``,
+  where the facts could be tried), and a sentence saying so; the field itself keeps its
+  default (or is left out).
+- ``needs`` lists the facts some pending field waits on, in the order the rules read them
+  (each with the fields it decides); a missing fact no pending field waits on is named in
+  ``not_needed`` with a line saying every possible answer gives the same result.
 
 Decision fields are the query's answer fields that decide (queries.json and the ruleset's
 ``answer`` declarations; those marked ``"decides": false`` only describe), ``options`` and
-``stated``. Where branches differ on a field that does not decide, the answer gives the
-field's default (or leaves it out). ``explain``, ``notes`` and ``sources`` keep the entries
-every branch has, in order. Errors (``RuleError``) stay for malformed input only: unknown
-ids, wrong types, values out of range, unknown fact names.
+``stated``. A field that only describes is given where every answer agrees, else its default
+(or left out), and is never pending. ``explain``, ``notes`` and ``sources`` keep the entries
+every possible answer has, in order. Errors (``RuleError``) stay for malformed input only:
+unknown ids, wrong types, values out of range, unknown fact names.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import event_settings, library, translations
+from . import event_settings, feeds, library, translations
 from . import vocabulary as vocab
 from .errors import MissingFact, RuleError
 from .expr import ABSENT, split_path
 from .facts import check_groups, checker, clone, copier
-from .program import Compiler, locate
+from .program import Compiler, locate, penalty_text
 
 REQUEST_KEYS = ["ruleset", "query", "event", "facts", "language"]
 _REQUEST_KEYS = frozenset(REQUEST_KEYS)
@@ -75,6 +83,15 @@ class Query:
         self.start.update(self.defaults)
         self.container_defaults = [(f, v, copier(v)) for f, v in self.defaults.items() if type(v) in _CONTAINERS]
         self.container_fields = sorted(compiler.container_fields(self.defaults))  # the answer copies these
+        self.answer_specs = words["answer"]
+        # fields saying what to do before the next question: in a partial answer, as the rules
+        # had them when they first read the fact asked first (never pending)
+        self.as_asked = [f for f, spec in words["answer"].items() if spec.get("as_asked")]
+        # what each fact the rules may ask feeds, as the ruleset declares it (feeds.py)
+        self.feeds: dict[str, list[str]] = {path: list(fields) for path, fields in program.get("feeds", {}).items()}
+        self._inputs = (ruleset, words, event_words, own_words)
+        self._tagged: _Tagged | None = None
+        self._compared: dict[str, list] | None = None
 
     def refuse_impossible(self, event: dict, facts: dict) -> None:
         """Raise RuleError (the check's text, its ``field``) for the first of the query's
@@ -109,6 +126,93 @@ class Query:
         except RuleError as error:
             raise locate(error) from None
         return walk, None
+
+    def fresh(self) -> dict:
+        """The answer an evaluation starts from: ruleset and query (where no rule uses those
+        keys), then the defaults (lists and objects copied)."""
+        answer = dict(self.start)
+        for field, value, copy_of in self.container_defaults:
+            answer[field] = copy_of(value)
+        return answer
+
+    def walk_standing_in(self, event: dict, facts: dict, stand_ins: tuple[str, ...]) -> tuple[Walk, MissingFact | None]:
+        """``walk`` where the facts at the rooted paths ``stand_ins`` hold stand-in values: the
+        lines, notes, sources and options those facts shape are left out (feeds.Flow.site_facts)."""
+        tagged = self.tagged()
+        infraction, programs = tagged.chosen.get(facts.get("infraction"), _NO_INFRACTION) if tagged.chosen \
+            else _NO_INFRACTION
+        answer = self.fresh()
+        written: tuple[list, list, list, list] = ([], [], [], [])
+        missing = None
+        try:
+            tagged.program(event, facts, answer, infraction, programs, *written)
+        except MissingFact as stopped:
+            missing = stopped
+        except RuleError as error:
+            raise locate(error) from None
+        shaped = tagged.shaped.get(stand_ins)
+        if shaped is None:
+            shaped = tagged.shaped[stand_ins] = [any(feeds.related(fact, path) for fact in facts_ for path in stand_ins)
+                                                 for facts_ in tagged.site_facts]
+        explain, sources, notes, options = ([entry for entry, site in items if not shaped[site]] for items in written)
+        return (answer, explain, dict.fromkeys(sources), dict.fromkeys(notes), options), missing
+
+    def tagged(self) -> _Tagged:
+        """The rules compiled with each line's site (program.Compiler ``tagged``) and the query's
+        Flow, made the first time an answer needs a stand-in value."""
+        if self._tagged is None:
+            ruleset, words, event_words, own_words = self._inputs
+            compiler = Compiler(ruleset, words["facts"], event_words, f"{ruleset.get('id')} {self.name} (tagged)",
+                                list(self.defaults), own_words, tagged=True)
+            program = compiler.function(ruleset["queries"][self.name].get("steps", []), f"queries.{self.name}.steps")
+            chosen = {}
+            for key, (infraction, _) in self.chosen.items():
+                chosen[key] = (infraction, {name: compiler.function(value, f"infractions[{key}].{name}", infraction)
+                                            for name, value in infraction.items() if name in ("rules", "then")})
+            flow = feeds.Flow(ruleset, self.name, words, event_words)
+            unknown = [tag for tag in compiler.tags if tag not in flow.sites]
+            if unknown:  # feeds.py and program.py name sites alike; a line it cannot place is never kept blind
+                raise RuleError(f"{self.ruleset_id} {self.name}: no site {unknown[0]} in the feeds analysis",
+                                field=unknown[0][0])
+            self._tagged = _Tagged(program, chosen, [flow.site_facts(*tag) for tag in compiler.tags], flow,
+                                   frozenset(feeds.declared_fields(words)))
+        return self._tagged
+
+    def compared(self, path: str) -> list | None:
+        """Values that try every way a number or per-player fact the rules only compare can be
+        (feeds.stand_for), or None for a fact used otherwise."""
+        if self._compared is None:
+            ruleset, words, _, _ = self._inputs
+            self._compared = feeds.stand_for(ruleset, self.name, words["facts"])
+        return self._compared.get(path)
+
+    def fed_by(self, path: str) -> list[str]:
+        """The answer fields a missing fact leaves open: those the ruleset declares it feeds
+        (``queries.<q>.feeds``; where it declares none, those the rules show), and the working
+        fields it feeds."""
+        tagged = self.tagged()
+        fed = tagged.fed.get(path)
+        if fed is None:
+            found = tagged.flow.feeds(path)
+            declared = self.feeds.get(path)
+            if declared is None:
+                declared = [f for f in found if f in tagged.declared]
+            fed = tagged.fed[path] = declared + [f for f in found if f not in tagged.declared and f not in declared]
+        return fed
+
+
+class _Tagged:
+    """A query's rules compiled with tags, its chosen infractions' the same, the facts behind
+    each tag's site, its Flow and the fields a feeds declaration names; remembered: which sites
+    each set of stand-ins shapes, and the fields each fact leaves open."""
+
+    __slots__ = ("program", "chosen", "site_facts", "flow", "declared", "shaped", "fed")
+
+    def __init__(self, program, chosen: dict, site_facts: list, flow: feeds.Flow, declared: frozenset):
+        self.program, self.chosen, self.site_facts, self.flow, self.declared = \
+            program, chosen, site_facts, flow, declared
+        self.shaped: dict[tuple[str, ...], list[bool]] = {}
+        self.fed: dict[str, list[str]] = {}
 
 
 # What one evaluation wrote: the answer fields, explain lines, sources and notes (dicts kept as
@@ -234,10 +338,13 @@ def evaluate(request: Any, marked: bool = False) -> dict:
     Returns a JSON-ready dict: ``ruleset``, ``query``, the query's answer fields (defaults
     from the vocabulary, then whatever the ruleset's rules set), ``explain`` (lines to read
     out), ``sources`` (document and section of every rule applied), ``notes``, ``options``
-    (head-judge choices ``{"penalty", "condition", "source"}``) and ``option_penalties``;
-    ``needs`` (``[{"path", "type", "label", "values"?}]``) while a missing fact decides the
-    answer, and ``not_needed`` (``[{"path", "label"}]``) for missing facts it does not
-    depend on (see the module docstring).
+    (head-judge choices ``{"penalty", "condition", "source"}``) and ``option_penalties``.
+    Where facts are missing, each field is decided on its own (see the module docstring):
+    ``pending`` (``{field: {"facts": [paths], "outcomes"?: [{"value", "if": [{path: value}],
+    "stated"?}], "text"?}}``) names each deciding field that still waits on them, ``needs``
+    (``[{"path", "type", "label", "values"?, "minimum"?, "whole"?}]``) the facts they wait
+    on in the order read, and ``not_needed`` (``[{"path", "label"}]``) the missing facts no
+    field depends on.
 
     Raises RuleError for an unknown ruleset, query, level or infraction, a malformed or
     unknown fact, or facts a query's ``checks`` refuse as impossible together (queries.json:
@@ -273,8 +380,7 @@ def evaluate(request: Any, marked: bool = False) -> dict:
     else:
         search = _Search(ruleset, query)
         search.evaluations = 1
-        answer = event_settings.apply(search.answer(search.branch(event, facts, walk, missing)), event,
-                                      ruleset.data, ruleset.words["words"])
+        answer = search.answer(search.branch(event, facts, walk, missing), event)
     if language == translations.ENGLISH:
         return answer
     answer["language"] = language
@@ -288,49 +394,129 @@ def _required_text(request: dict, key: str) -> str:
     return value
 
 
+class _Part:
+    """A pending answer field in the outcome of a search: ``waits``, the facts it waits on in
+    the order read; ``cases``, ``[(value, unstated, alternatives)]``, each alternative the
+    facts' values ``((path, value), ...)`` that give it, or None where a stand-in value hides
+    them. A decided field is its value itself (ABSENT where no evaluation sets it)."""
+
+    __slots__ = ("waits", "cases")
+
+    def __init__(self, waits: tuple[str, ...], cases: list | None = None):
+        self.waits, self.cases = waits, cases
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Part and self.waits == other.waits and self.cases == other.cases
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two fields of outcomes are alike: the same decided value, or pending alike."""
+    if a is b:
+        return True
+    if a is ABSENT or b is ABSENT or (type(a) is _Part) is not (type(b) is _Part):
+        return False
+    return a == b
+
+
 class _Outcome:
-    """What one branch of the search found: complete, the walks of every complete answer
-    under it (to merge) and the missing facts found not to matter; else the walk stopped at
-    the missing fact and what the answer needs."""
+    """What one branch of the search found: each field's part, and the explain lines, sources
+    and notes every answer under it has."""
 
-    __slots__ = ("walks", "complete", "needs", "not_needed")
+    __slots__ = ("fields", "explain", "sources", "notes")
 
-    def __init__(self, walks: list[Walk], complete: bool, needs: list[MissingFact],
-                 not_needed: list[MissingFact]):
-        self.walks, self.complete, self.needs, self.not_needed = walks, complete, needs, not_needed
+    def __init__(self, fields: dict[str, _Part], explain: list, sources: list, notes: list):
+        self.fields, self.explain, self.sources, self.notes = fields, explain, sources, notes
 
 
 class _Search:
     def __init__(self, ruleset: Ruleset, query: Query):
         self.ruleset, self.query = ruleset, query
         self.evaluations = 0
+        self.found: dict[str, MissingFact] = {}  # every missing fact met, in the order read
+        self.asked_at: dict[str, dict] = {}  # the as-asked fields when each was first met
+        self.names: dict[str, dict] = {}  # the names of each missing fact's values, by value
+        self.behind_stand_ins: set[str] = set()  # missing facts first met past a stand-in value
 
-    def explore(self, event: dict, facts: dict) -> _Outcome:
+    def explore(self, event: dict, facts: dict, stand_ins: tuple[str, ...] = ()) -> _Outcome:
         self.evaluations += 1
-        walk, missing = self.query.walk(event, facts)
+        walk, missing = self.query.walk_standing_in(event, facts, stand_ins) if stand_ins \
+            else self.query.walk(event, facts)
         if missing is None:
-            return _Outcome([walk], True, [], [])
-        return self.branch(event, facts, walk, missing)
+            return self.leaf(walk, stand_ins)
+        return self.branch(event, facts, walk, missing, stand_ins)
 
-    def branch(self, event: dict, facts: dict, walk: Walk, missing: MissingFact) -> _Outcome:
-        """The outcome of a walk that stopped at ``missing``: each of its values tried in turn."""
+    def branch(self, event: dict, facts: dict, walk: Walk, missing: MissingFact,
+               stand_ins: tuple[str, ...] = ()) -> _Outcome:
+        """The outcome of a walk that stopped at ``missing``: each of its values tried in turn,
+        or, where they cannot be listed or the budget is spent, one stand-in value."""
+        if missing.path not in self.found:
+            self.found[missing.path] = missing
+            self.asked_at[missing.path] = {f: walk[0].get(f, ABSENT) for f in self.query.as_asked}
+            if stand_ins:  # read only because of a stand-in value, perhaps: never said to be not needed
+                self.behind_stand_ins.add(missing.path)
         values = vocab.enumerate_values(missing.spec)
-        if not values or self.evaluations + len(values) > MAX_EVALUATIONS:
-            return _Outcome([walk], False, [missing], [])
-        branches = [self.explore(*self.assume(event, facts, missing.path, value)) for value in values]
-        if all(b.complete for b in branches):
-            walks = [w for branch in branches for w in branch.walks]
-            if self.agree(walks):
-                not_needed = _unique([missing, *(m for b in branches for m in b.not_needed)])
-                return _Outcome(walks, True, [], not_needed)
-        later = [m for m in branches[0].needs if all(any(n.path == m.path for n in b.needs) for b in branches[1:])]
-        # what is known so far is what the walk found before it reached the missing fact
-        return _Outcome([walk], False, _unique([missing, *later]), [])
+        compared = values is None and self.query.compared(missing.path)
+        if compared:  # a number the rules only compare: one value on each side of each comparison
+            values = compared
+        if values and self.evaluations + len(values) <= MAX_EVALUATIONS:
+            return self.merge(missing.path, values, [self.explore(*self.assume(event, facts, missing.path, value),
+                                                                  stand_ins) for value in values], bool(compared))
+        try:
+            return self.explore(*self.assume(event, facts, missing.path, values[0] if values and not compared
+                                             else vocab.stand_in(missing.spec)), (*stand_ins, missing.path))
+        except RuleError:  # the rules refuse the stand-in value: every field waits on the fact
+            fields = {f: _Part((missing.path,)) for f in [*walk[0], *self.query.answer_specs, *feeds.ENGINE_FIELDS]}
+            return _Outcome(fields, list(walk[1]), list(walk[2]), list(walk[3]))
+
+    def leaf(self, walk: Walk, stand_ins: tuple[str, ...]) -> _Outcome:
+        fields, explain, sources, notes, options = walk
+        parts = dict(fields)
+        parts["options"] = options
+        for path in stand_ins:
+            for field in self.query.fed_by(path):
+                before = parts.get(field)
+                parts[field] = _Part((*before.waits, path) if type(before) is _Part else (path,))
+        return _Outcome(parts, explain, list(sources), list(notes))
+
+    def merge(self, path: str, values: list, children: list[_Outcome], hidden: bool = False) -> _Outcome:
+        """The outcome of trying each of ``values`` at the rooted ``path``: a field is decided
+        where every child decides it alike, else pending on ``path`` and what it waits on below.
+        ``hidden``: the values stand for ranges (Query.compared), so the outcomes are not named."""
+        fields: dict[str, Any] = {}
+        first, rest = children[0].fields, [child.fields for child in children[1:]]
+        for key in dict.fromkeys(k for child in children for k in child.fields):
+            known = first.get(key, ABSENT)
+            if all(_same(known, other.get(key, ABSENT)) for other in rest):
+                fields[key] = known
+                continue
+            parts = [child.fields.get(key, ABSENT) for child in children]
+            waits = tuple(dict.fromkeys((path, *(w for part in parts if type(part) is _Part for w in part.waits))))
+            cases: list | None = None if hidden else []
+            penalty = (self.query.answer_specs.get(key) or {}).get("type") in vocab.PENALTY_TYPES
+            for value, part, child in zip(values, parts, children, strict=True):
+                if cases is None:
+                    break
+                assumed = ((path, value),)
+                if type(part) is _Part:
+                    if part.cases is None:
+                        cases = None
+                        break
+                    for v, unstated, alts in part.cases:
+                        _add_case(cases, v, unstated, tuple(assumed + alt for alt in alts))
+                else:  # a penalty the policy does not state (null, with stated false) is not "no penalty"
+                    _add_case(cases, part, penalty and part is None and child.fields.get("stated") is False,
+                              (assumed,))
+            fields[key] = _Part(waits, cases)
+        explain, sources, notes = (_common([getattr(c, kind) for c in children]) for kind in ("explain", "sources",
+                                                                                             "notes"))
+        return _Outcome(fields, explain, sources, notes)
 
     def assume(self, event: dict, facts: dict, path: str, value: Any) -> tuple[dict, dict]:
         """(event, facts) with the value at the rooted ``path`` set, checked again (defaults filled).
-        A value tried is one the fact's spec lists (vocab.enumerate_values), so at the top level,
-        where the fact was absent, the checked dict is the old one with the value added."""
+        A value tried is one the fact's spec allows (vocab.enumerate_values, vocab.stand_in), so at
+        the top level, where the fact was absent, the checked dict is the old one with the value added."""
         root, parts = split_path(path)
         if len(parts) == 1:
             target = dict(event if root == "event" else facts)
@@ -347,39 +533,136 @@ class _Search:
             return self.ruleset.check_event(target), facts
         return event, self.query.check_facts(target)
 
-    def agree(self, walks: list[Walk]) -> bool:
-        fields = self.query.decisions
-        first = walks[0]
-        wanted = ([first[0].get(f, ABSENT) for f in fields], first[4])
-        return all(([w[0].get(k, ABSENT) for k in fields], w[4]) == wanted for w in walks[1:])
+    def answer(self, outcome: _Outcome, event: dict) -> dict:
+        """The answer dict of a search (see the module docstring), event settings applied."""
+        query = self.query
+        fields: dict = {}
+        for key, part in outcome.fields.items():
+            if key == "options":
+                continue
+            if type(part) is not _Part:
+                if part is not ABSENT:
+                    fields[key] = part
+            elif key in query.defaults:
+                fields[key] = copy.deepcopy(query.defaults[key])
+        options = outcome.fields.get("options")
+        options = [dict(o) for o in options] if type(options) is list else []
+        pending = {name: self.outcome_of(name, outcome.fields[name]) for name in [*query.decisions, "options"]
+                   if type(outcome.fields.get(name)) is _Part}
+        answer = _answer(query, fields, outcome.explain, outcome.sources, outcome.notes, options)
+        if pending:
+            answer["pending"] = pending
+        answer = event_settings.apply(answer, event, self.ruleset.data, self.ruleset.words["words"])
+        return self.finish(answer)
 
-    def answer(self, outcome: _Outcome) -> dict:
-        walks = outcome.walks
-        if len(walks) == 1:
-            fields, explain, sources, notes, options = walks[0]
-        else:
-            fields = self.merged_fields(walks)
-            explain, sources, notes = (_common([w[kind] for w in walks]) for kind in (1, 2, 3))
-            options = walks[0][4] if all(w[4] == walks[0][4] for w in walks) else []
-            options = [dict(o) for o in options]
-        needs = [self.describe(m) for m in outcome.needs]
-        not_needed = [{"path": m.path, "label": self.label(m)} for m in outcome.not_needed]
+    def outcome_of(self, field: str, part: _Part) -> dict:
+        """A pending field's entry: ``{"facts", "outcomes"?}``, each outcome ``{"value", "if":
+        [{path: value, ...}, ...], "stated"?: false}`` (a value no evaluation sets is the
+        field's default, or null); ``options`` and ``stated`` name their facts only."""
+        entry: dict = {"facts": list(part.waits)}
+        if part.cases is not None and field in self.query.answer_specs:  # (not options, stated)
+            cases: list = []
+            for value, unstated, alts in part.cases:
+                _add_case(cases, self.query.defaults.get(field) if value is ABSENT else value, unstated, alts)
+            entry["outcomes"] = [{"value": clone(value), "if": [{p: v for p, v in alt} for alt in alts],
+                                  **({"stated": False} if unstated else {})} for value, unstated, alts in cases]
+        return entry
+
+    def finish(self, answer: dict) -> dict:
+        """``needs``, ``not_needed`` (and their lines) and each pending field's text, from
+        ``pending``; the keys in the answer's order."""
+        pending = answer.pop("pending", {})
+        pending = {name: pending[name] for name in [*self.query.decisions, "options"]
+                   if name in pending and name not in self.query.as_asked}
+        order = list(self.found)
+        waited = sorted({p for entry in pending.values() for p in entry["facts"]}, key=order.index)
+        for field in self.query.as_asked if waited else ():
+            value = self.asked_at[waited[0]][field]
+            if value is ABSENT:
+                answer.pop(field, None)
+            else:
+                answer[field] = value
+        needs = [self.describe(self.found[p]) for p in waited]
+        not_needed = [m for p, m in self.found.items() if p not in waited and p not in self.behind_stand_ins]
+        words = self.ruleset.words["words"]
+        explain = answer.pop("explain") + [words["not_needed_line"].format(label=self.label(m)) for m in not_needed]
+        for field, entry in pending.items():
+            text = self.pending_text(field, entry)
+            if text is not None:
+                entry["text"] = text
+        tail = {key: answer.pop(key) for key in ("sources", "notes", "options", "option_penalties")}
+        if pending:
+            answer["pending"] = pending
+        if needs:
+            answer["needs"] = needs
         if not_needed:
-            line = self.ruleset.words["words"]["not_needed_line"]
-            explain = explain + [line.format(label=self.label(m)) for m in outcome.not_needed]
-        return _answer(self.query, fields, explain, sources, notes, options, needs, not_needed)
+            answer["not_needed"] = [{"path": m.path, "label": self.label(m)} for m in not_needed]
+        answer["explain"] = explain
+        answer.update(tail)
+        return answer
 
-    def merged_fields(self, walks: list[Walk]) -> dict:
-        keys = list(dict.fromkeys(k for w in walks for k in w[0]))
-        out = {}
-        for key in keys:
-            first = walks[0][0].get(key, ABSENT)
-            if all(w[0].get(key, ABSENT) == first for w in walks[1:]):
-                if first is not ABSENT:
-                    out[key] = first
-            elif key in self.query.defaults:
-                out[key] = copy.deepcopy(self.query.defaults[key])
-        return out
+    def pending_text(self, field: str, entry: dict) -> str | None:
+        """The sentence saying what a pending field depends on ("Penalty: Game Loss if ...: no;
+        Disqualification if ...: yes."), in the ruleset's words; None for a field with no label."""
+        spec = self.query.answer_specs.get(field) or {}
+        label = spec.get("label")
+        if not label:
+            return None
+        words = self.ruleset.words["words"]
+        if "outcomes" not in entry:
+            facts = ", ".join(self.label(self.found[p]) for p in entry["facts"])
+            return words["pending_open"].format(label=label, facts=facts)
+        outcomes = entry["outcomes"]
+        if spec.get("type") in vocab.PENALTY_TYPES:
+            outcomes = sorted(outcomes, key=self.severity)
+        joiner = f", {words['or']} "
+        cases = "; ".join(words["pending_case"].format(
+            value=self.value_text(spec, o["value"], o.get("stated") is False),
+            condition=joiner.join(self.condition_text(alt) for alt in o["if"])) for o in outcomes)
+        return words["pending_cases"].format(label=label, cases=cases)
+
+    def severity(self, outcome: dict) -> int:
+        """Where an outcome's penalty stands in the ruleset's list, mildest first (none first)."""
+        order = [p["id"] for p in self.ruleset.data.get("penalties", [])]
+        value = outcome["value"]
+        last = value[-1] if isinstance(value, list) and value else value
+        return order.index(last) + 1 if last in order else 0
+
+    def value_text(self, spec: dict, value: Any, unstated: bool = False) -> str:
+        """An answer field's or a fact's value in the ruleset's words."""
+        words = self.ruleset.words["words"]
+        kind = spec.get("type")
+        if value is None and unstated:
+            return words["not_stated"]
+        if kind in vocab.PENALTY_TYPES:
+            names = {p["id"]: p.get("name", p["id"]) for p in self.ruleset.data.get("penalties", [])}
+            return penalty_text(value, {None: words["no_penalty"], **names})
+        if value is None:
+            return words["nobody"] if kind in ("player", "player_or_null") else words["none"]
+        if isinstance(value, bool):
+            return words["yes"] if value else words["no"]
+        if kind in ("player", "player_or_null", "result") and value in ("A", "B"):
+            return words["player_value"].format(player=value)
+        if kind == "result" and value == "draw":
+            return words["draw"]
+        named = (spec.get("values") or {}) if isinstance(spec.get("values"), dict) else {}
+        if str(value) in named:
+            return named[str(value)]
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+    def condition_text(self, alternative: dict) -> str:
+        """One way the facts can be for an outcome: "<fact>: <value> and <fact>: <value>"."""
+        words = self.ruleset.words["words"]
+        parts = []
+        for path, value in alternative.items():
+            missing = self.found[path]
+            named = self.names.get(path)
+            if named is None:
+                named = self.names[path] = {v["id"]: v["name"] for v in self.describe(missing).get("values", [])}
+            shown = named[value] if value in named and not isinstance(value, bool) \
+                else self.value_text(missing.spec, value)
+            parts.append(words["condition_fact"].format(label=self.label(missing), value=shown))
+        return f" {words['and']} ".join(parts)
 
     def label(self, missing: MissingFact) -> str:
         if missing.path == "event.level":
@@ -410,7 +693,7 @@ _CONTAINERS = (dict, list)
 
 
 def _answer(query: Query, fields: dict, explain: list, sources: Iterable[str], notes: Iterable[str],
-            options: list, needs: list | None = None, not_needed: list | None = None) -> dict:
+            options: list) -> dict:
     """The answer dict: ruleset, query, the fields (lists and objects copied), then what the engine writes."""
     if query.prefilled:
         out = dict(fields)
@@ -421,10 +704,6 @@ def _answer(query: Query, fields: dict, explain: list, sources: Iterable[str], n
         value = fields.get(key)
         if value.__class__ in _CONTAINERS:
             out[key] = clone(value)
-    if needs:
-        out["needs"] = needs
-    if not_needed:
-        out["not_needed"] = not_needed
     out["explain"] = explain
     out["sources"] = list(sources)
     out["notes"] = list(notes)
@@ -433,11 +712,14 @@ def _answer(query: Query, fields: dict, explain: list, sources: Iterable[str], n
     return out
 
 
-def _unique(missing: list[MissingFact]) -> list[MissingFact]:
-    seen: dict[str, MissingFact] = {}
-    for m in missing:
-        seen.setdefault(m.path, m)
-    return list(seen.values())
+def _add_case(cases: list, value: Any, unstated: bool, alternatives: tuple) -> None:
+    """Add the alternatives giving ``value`` to a pending field's cases (one case per value)."""
+    for i, (known, known_unstated, known_alts) in enumerate(cases):
+        if known_unstated == unstated and (known is value or (known is not ABSENT and value is not ABSENT
+                                                              and known == value)):
+            cases[i] = (known, unstated, known_alts + alternatives)
+            return
+    cases.append((value, unstated, alternatives))
 
 
 def _common(lists: list[Iterable[str]]) -> list[str]:

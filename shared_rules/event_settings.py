@@ -11,21 +11,49 @@ from __future__ import annotations
 
 from .vocabulary import words as vocab_words
 
+# what the settings applied here read, per query and answer field (feeds.py follows it)
+FEEDS = {"penalty": {"head_judge": ("answer.penalty", "event.head_judge_from")}}
+
 
 def apply(answer: dict, event: dict, ruleset: dict, words: dict[str, str] | None = None) -> dict:
     """The answer of a ``penalty`` query with ``head_judge`` set (and a line to read out)
     when its penalty, or one of several, is at or above the event's ``head_judge_from``;
     other answers unchanged. ``ruleset`` is the ruleset's data (its ``penalties``), ``words``
-    the engine's words in its language (queries.json ``words.head_judge_setting_line``)."""
+    the engine's words in its language (queries.json ``words.head_judge_setting_line``).
+
+    A partial answer (engine.py: ``pending``, each pending field's ``facts`` and ``outcomes``)
+    whose penalty is decided is treated like a complete one, and a ``head_judge`` that waited
+    on facts is then decided by the setting where it reaches the threshold. While the penalty
+    itself is pending, ``head_judge`` is decided true where every outcome reaches the
+    threshold, else pending on the penalty's facts where some outcome (or an unknown one) may.
+    """
     threshold = event.get("head_judge_from")
-    if answer.get("query") != "penalty" or threshold is None or answer.get("head_judge") or answer.get("needs"):
+    if answer.get("query") != "penalty" or threshold is None or answer.get("head_judge") is True:
         return answer
     order = [p["id"] for p in ruleset.get("penalties", [])]
-    given = answer.get("penalty")
-    given = given if isinstance(given, list) else [given]
-    if threshold in order and any(p in order and order.index(p) >= order.index(threshold) for p in given):
-        name = next((p.get("name") or p["id"] for p in ruleset["penalties"] if p["id"] == threshold), threshold)
-        answer["head_judge"] = True
-        line = (words or vocab_words())["head_judge_setting_line"]
-        answer["explain"] = [*answer.get("explain", []), line.format(name=name)]
+    if threshold not in order:
+        return answer
+
+    def reaches(penalty) -> bool:
+        given = penalty if isinstance(penalty, list) else [penalty]
+        return any(p in order and order.index(p) >= order.index(threshold) for p in given)
+
+    pending = answer.get("pending") or {}
+    waiting = pending.get("penalty")
+    if waiting is not None:
+        outcomes = waiting.get("outcomes")
+        if outcomes is not None and not any(reaches(o["value"]) for o in outcomes):
+            return answer
+        if outcomes is None or not all(reaches(o["value"]) for o in outcomes):
+            before = pending.get("head_judge", {}).get("facts", [])
+            pending["head_judge"] = {"facts": list(dict.fromkeys([*waiting["facts"], *before]))}
+            answer["head_judge"] = False
+            return answer
+    elif not reaches(answer.get("penalty")):
+        return answer
+    pending.pop("head_judge", None)
+    name = next((p.get("name") or p["id"] for p in ruleset["penalties"] if p["id"] == threshold), threshold)
+    answer["head_judge"] = True
+    line = (words or vocab_words())["head_judge_setting_line"]
+    answer["explain"] = [*answer.get("explain", []), line.format(name=name)]
     return answer

@@ -181,33 +181,43 @@ def penalty_payload(answer: dict, facts: dict, *, player: Any, table: int | None
     """The payload of the penalty record for an answer of the penalty query.
 
     ``{"player", "table", "round", "infraction", "penalty", "base_penalty", "upgraded",
-    "head_judge", "ruleset", "level", "stage", "facts"}`` plus the facts that travel into later
+    "head_judge", "ruleset", "level", "stage", "facts", "open_facts"?}`` plus the facts that travel into later
     histories (the ruleset's own history item fields), ``notes`` when given,
     ``history_seen`` (the ids of the penalty records behind ``facts.history``, see seen_ids)
     and ``replaces`` (the flagged penalty this one is issued in place of) when given.
     ``facts`` holds the decision's facts without the history, so the decision can be made
     again with another history (review.conflicts). A penalty the policy does not state
-    (``penalty`` null with ``stated`` false) is marked for the head judge to decide. Raises
-    RuleError for an answer that still needs facts (it cannot be recorded yet) or one of
-    another query.
+    (``penalty`` null with ``stated`` false) is marked for the head judge to decide.
+
+    A partial answer (engine.py) whose penalty is decided can be recorded: the facts its
+    pending fields still wait on (its ``needs``) are kept as ``open_facts``, and a penalty
+    whose head-judge step is still open goes to the head judge. Raises RuleError for an
+    answer whose penalty (or whether the policy states it) still waits on facts (it cannot be
+    recorded yet: they are named) or one of another query.
     """
     if answer.get("query") != "penalty":
         raise RuleError("only a penalty answer makes a penalty record", field="answer.query", allowed=["penalty"])
-    if answer.get("needs"):
-        names = ", ".join(need["path"] for need in answer["needs"])
-        raise RuleError(f"the answer still needs {names}; answer that first", field="answer.needs")
+    pending = answer.get("pending") or {}
+    waiting = [pending[name]["facts"] for name in ("penalty", "stated") if name in pending] \
+        or ([[need["path"] for need in answer["needs"]]] if answer.get("needs") and "pending" not in answer else [])
+    if waiting:
+        names = ", ".join(dict.fromkeys(path for facts in waiting for path in facts))
+        raise RuleError(f"the penalty still waits on {names}; answer that first", field="answer.pending.penalty")
     event = event or {}
     not_stated = answer.get("penalty") is None and answer.get("stated") is False
     payload = {
         "player": player, "table": table, "round": round, "infraction": facts.get("infraction"),
         "penalty": answer.get("penalty"), "base_penalty": answer.get("base_penalty"),
-        "upgraded": bool(answer.get("upgraded")), "head_judge": bool(answer.get("head_judge")) or not_stated,
+        "upgraded": bool(answer.get("upgraded")),
+        "head_judge": bool(answer.get("head_judge")) or not_stated or "head_judge" in pending,
         "ruleset": answer.get("ruleset"), "level": event.get("level"), "stage": event.get("stage") or "swiss",
     }
     for name in item_fields(answer["ruleset"]):
         if name not in SHARED_ITEM_FIELDS and name != "round" and facts.get(name) is not None:
             payload[name] = facts[name]
     payload["facts"] = {name: value for name, value in facts.items() if name != "history"}
+    if answer.get("needs"):
+        payload["open_facts"] = [need["path"] for need in answer["needs"]]
     if notes:
         payload["notes"] = notes
     if history_seen is not None:

@@ -15,6 +15,11 @@
 - no node sets a field the engine writes itself (``needs``, ``explain``, ...);
 - a ``table`` keyed by an enum-typed value has a row for each value (or an ``otherwise``) and
   none for an unknown value;
+- every fact a query may ask (read without a default, none in the vocabulary) has its feeds
+  declared (``queries.<q>.feeds``: the answer fields it can change, feeds.py) as the rules show
+  them, and feeds at least one field: a fact that feeds none would be asked for nothing; a
+  declaration for a fact the rules never ask, or naming a field that is not an answer field of
+  the query, is a problem too;
 - every infraction's ``category`` is one of the ruleset's ``categories``;
 - defaults are allowed values, ids are unique, and every ``source`` cites the document
   (``"<document id> §<section>"``, or the public full text of the same document, named as such).
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import feeds as flows
 from . import vocabulary as vocab
 from .errors import RuleError
 from .expr import Gen, split_path
@@ -171,6 +177,7 @@ def _query(data: dict, query: str, words: dict, event: dict, penalties: list) ->
                             f"{' options' if rule.get('options') else ''}) but neither it nor a node above it "
                             f"has a source")
     problems += _checks(query, words)
+    problems += _feeds(data, query, words, event)
     try:
         compiler = Compiler(data, words["facts"], event, f"{data.get('id')} {query} (lint)")
         compiler.function(data["queries"][query].get("steps", []), f"queries.{query}.steps")
@@ -185,6 +192,36 @@ def _query(data: dict, query: str, words: dict, event: dict, penalties: list) ->
     except RuleError as error:
         problems.append(f"{error.field}: {error}" if error.field and not str(error).startswith(error.field)
                         else str(error))
+    return problems
+
+
+def _feeds(data: dict, query: str, words: dict, event: dict) -> list[str]:
+    """Each fact the query may ask declares the fields it feeds, as the rules show them (feeds.py)."""
+    where = f"queries.{query}.feeds"
+    declared = (data.get("queries") or {}).get(query, {}).get("feeds") or {}
+    if not isinstance(declared, dict):
+        return [f"{where}: must be an object of fact paths and the fields each feeds"]
+    found = flows.computed(flows.Flow(data, query, words, event), words)
+    fields = flows.declared_fields(words)
+    problems = []
+    for path, fed in found.items():
+        said = declared.get(path)
+        if not fed:
+            problems.append(f"{where}[{path}]: the rules ask for {path} but it feeds no answer field, so it "
+                            f"would be asked for nothing")
+        elif said is None:
+            problems.append(f"{where}[{path}]: not declared; the rules show it feeds {fed}")
+        elif not isinstance(said, list) or set(said) != set(fed) or len(said) != len(fed):
+            extra = [f for f in said if f not in fed] if isinstance(said, list) else said
+            problems.append(f"{where}[{path}]: declared {said}, but the rules show it feeds {fed}"
+                            f"{f' (not fed: {extra})' if extra else ''}")
+    for path, said in declared.items():
+        if path not in found:
+            problems.append(f"{where}[{path}]: the rules never ask for {path} (read without a default), so it "
+                            f"declares nothing")
+        elif isinstance(said, list):
+            problems += [f"{where}[{path}]: {f!r} is not an answer field of the {query} query (fields: {fields})"
+                         for f in said if f not in fields]
     return problems
 
 

@@ -34,9 +34,15 @@ class Compiler(Gen):
     """Compiles the rule lists of one query of one ruleset."""
 
     def __init__(self, ruleset: dict, facts: dict, event: dict, label: str, answer_defaults: Iterable[str] = (),
-                 words: dict[str, str] | None = None):
+                 words: dict[str, str] | None = None, tagged: bool = False):
         super().__init__(ruleset, facts, event, answer_defaults)
         self.label = label
+        # tagged: each line, note, source and option is written with the number of its site,
+        # (EX, SR, NT and OP are lists of (entry, number)); ``tags`` names each number's site
+        # as feeds.py does: ``(site key, part)``
+        self.tagged = tagged
+        self.tags: list[tuple[str, str]] = []
+        self.calls: list[str] = []  # the paths of the nodes running the procedures being written
         words = words or ENGLISH_WORDS
         # penalty names by id; None names no penalty
         self.namespace["_PN"] = {None: words["no_penalty"],
@@ -117,16 +123,24 @@ class Compiler(Gen):
                 raise
             raise RuleError(f"{path}: {error}", field=path) from None
 
+    def tag(self, path: str, part: str, entry: str) -> str:
+        """``entry`` as written into a list, with its site's number when compiling with tags."""
+        if not self.tagged:
+            return entry
+        self.tags.append((site_key(tuple(self.calls), path), part))
+        return f"({entry}, {len(self.tags) - 1})"
+
     def body(self, rule: dict, path: str) -> None:
         """What a node does once its ``when`` holds, in the documented order."""
         for field, expr in rule.get("set", {}).items():
             self.emit(f"answer[{field!r}] = {self.located(expr, path)}", path)
             self.sets.append((field, expr))
             self.uses_answer_keys = self.uses_answer_keys or field in ANSWER_KEYS
-        for option in rule.get("options", []):
-            entry = (f"OP.append({{'penalty': {self.located(option['penalty'], path)}, "
+        for i, option in enumerate(rule.get("options", [])):
+            entry = (f"{{'penalty': {self.located(option['penalty'], path)}, "
                      f"'condition': {self.template(option['condition'], path)}, "
-                     f"'source': {option.get('source', rule.get('source'))!r}}})")
+                     f"'source': {option.get('source', rule.get('source'))!r}}}")
+            entry = f"OP.append({self.tag(path, f'options[{i}]', entry)})"
             if "when" in option:
                 self.emit(f"if {self.located(option['when'], path, True)}:", path)
                 self.depth += 1
@@ -135,12 +149,15 @@ class Compiler(Gen):
             else:
                 self.emit(entry, path)
         explain = rule.get("explain", [])
-        for line in [explain] if isinstance(explain, str) else explain:
-            self.emit(f"EX.append({self.template(line, path)})", path)
+        for i, line in enumerate([explain] if isinstance(explain, str) else explain):
+            self.emit(f"EX.append({self.tag(path, f'explain[{i}]', self.template(line, path))})", path)
         if "note" in rule:
-            self.emit(f"NT[{self.template(rule['note'], path)}] = None", path)
+            note = self.template(rule["note"], path)
+            self.emit(f"NT.append({self.tag(path, 'note', note)})" if self.tagged else f"NT[{note}] = None", path)
         if "source" in rule:
-            self.emit(f"SR[{rule['source']!r}] = None", path)
+            source = repr(rule["source"])
+            self.emit(f"SR.append({self.tag(path, 'source', source)})" if self.tagged else f"SR[{source}] = None",
+                      path)
         if rule.get("stated") is False:
             self.emit("answer['stated'] = False", path)
         if "run" in rule:
@@ -178,10 +195,12 @@ class Compiler(Gen):
                 raise RuleError(f"{path}: procedure {name!r} runs itself ({' -> '.join([*self.inlining, name])})",
                                 field=f"{path}.run")
             self.inlining.append(name)
+            self.calls.append(path)
             try:
                 self.emit_rules(body, f"procedures.{name}")
             finally:
                 self.inlining.pop()
+                self.calls.pop()
             return
         if root == "infraction" and len(parts) == 1:
             self.emit(f"_P = programs.get({str(parts[0])!r})", path)
@@ -220,6 +239,12 @@ class Compiler(Gen):
 
 
 ENGLISH_WORDS = vocab_words()
+
+
+def site_key(calls: tuple, path: str) -> str:
+    """The name of a node where it is written: the paths of the nodes that ran the procedures
+    it is in, then its own path, joined with ``|`` (feeds.py names sites the same way)."""
+    return "|".join((*calls, path))
 
 
 class Code(str):

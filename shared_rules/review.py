@@ -62,8 +62,9 @@ def conflicts(records: list[dict], ruleset_id: str, event: dict | None = None) -
     "judge", "reason"}}]``.
 
     ``recorded`` is the penalty as issued and ``expected`` the engine's penalty with every
-    judge's records (an id, a list of ids, or null); ``needs`` lists the fact paths the engine
-    still asks for (then ``expected`` is null); ``history`` names the records the decision
+    judge's records (an id, a list of ids, or null); ``needs`` lists the fact paths the
+    penalty itself still waits on (engine.py ``pending``; then ``expected`` is null: a remedy
+    left open does not count); ``history`` names the records the decision
     is made again on (a penalty issued in its place keeps them as its ``history_seen``).
     ``event`` is the event's engine context
     (level, stage, games per match); the record's own level and stage take precedence.
@@ -114,7 +115,9 @@ def _check(record: dict, penalties: list[dict], position: int, seen_by: dict[str
         answer = _decide_again(record, history, ruleset_id, event)["answer"]
     except RuleError:
         return None
-    needs = [need["path"] for need in answer.get("needs") or []]
+    # the facts the penalty itself still waits on (a remedy left open does not stop the check)
+    needs = [p for name in ("penalty", "stated") for p in (answer.get("pending") or {}).get(name, {}).get("facts", [])]
+    needs = list(dict.fromkeys(needs))
     expected = None if needs else answer.get("penalty")
     if not needs and expected == payload.get("penalty"):
         return None
@@ -174,7 +177,8 @@ def _saw(seen_by: dict[str, set[str]], record_id: str) -> set[str]:
 def review(records: list[dict], ruleset_id: str, event: dict | None = None, judge: str | None = None) -> list[dict]:
     """Every item, decided conflicts included, oldest first: ``[{"kind": "approval" |
     "conflict" | "appeal", "record", "player", "judge", "created_ms", "infraction", "penalty", "table",
-    "round", "notes", ...}]``; a conflict item adds ``expected``, ``needs``, ``unseen``,
+    "round", "notes", "open_facts", ...}]`` (``open_facts``: the facts still open when the penalty
+    was recorded, history.penalty_payload); a conflict item adds ``expected``, ``needs``, ``unseen``,
     ``history`` and ``resolution`` (see conflicts); ``waiting`` says whether the head judge
     still has to decide it (a kept conflict does not wait). An approval item is there while the
     penalty waits for the head judge's decision (a decision or a void of the penalty ends it);
@@ -232,7 +236,7 @@ def appeals(log: list[dict], judge: str | None = None) -> list[dict]:
             continue
         out.append({"kind": "appeal", "record": r["id"], "player": payload.get("player"), "judge": r.get("judge"),
                     "created_ms": r.get("created_ms"), "table": payload.get("table"), "round": payload.get("round"),
-                    "infraction": None, "notes": None, **{k: payload.get(k) for k in APPEAL_FIELDS},
+                    "infraction": None, "notes": None, "open_facts": [], **{k: payload.get(k) for k in APPEAL_FIELDS},
                     "waiting": True})
         if judge is not None:
             out[-1]["consult"] = same_judge(payload.get("ruled_by"), judge)
@@ -254,4 +258,4 @@ def _about(record: dict) -> dict:
     return {"record": record["id"], "player": payload.get("player"), "judge": record.get("judge"),
             "created_ms": record.get("created_ms"), "infraction": payload.get("infraction"),
             "penalty": payload.get("penalty"), "table": payload.get("table"), "round": payload.get("round"),
-            "notes": payload.get("notes")}
+            "notes": payload.get("notes"), "open_facts": payload.get("open_facts") or []}

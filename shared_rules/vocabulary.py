@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from functools import cache
+from typing import Any
 
 from .errors import RuleError
 from .library import PACKAGE
@@ -166,6 +168,25 @@ def spec_at(fields: dict, parts: list[str]) -> tuple[list[str], dict | None]:
             return walked, spec
         current = spec.get("fields", {})
     return walked, spec
+
+
+def stand_in(spec: dict) -> Any:
+    """A value a fact of this SPEC may take, for walking on past it where its values cannot be
+    listed (engine.py): a number's least, both players' least, a one-character text, an empty
+    list, an object of its fields' stand-ins."""
+    kind = spec.get("type")
+    if kind in NUMBER_TYPES:
+        least = spec.get("minimum", 0)
+        least = math.ceil(least) if spec.get("whole") else least
+        return {"A": least, "B": least} if kind == "per_player" else least
+    if kind in ("string", "string_or_null"):
+        return "-"
+    if kind == "list":
+        return []
+    if kind == "object":
+        return {name: stand_in(field) for name, field in spec.get("fields", {}).items() if field.get("required")}
+    values = enumerate_values(spec)
+    return values[0] if values else None
 
 
 def enumerate_values(spec: dict) -> list | None:

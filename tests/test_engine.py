@@ -149,7 +149,8 @@ def test_a_missing_level_is_tried_for_each_level_of_the_ruleset(toy):
 def test_the_walk_names_what_it_needs_next_and_keeps_what_it_found(toy):
     answer = ask("time_call", {})
     assert answer["turns_after_current"] == 3 and answer["explain"] == ["Play 3 more turns."]
-    assert [n["path"] for n in answer["needs"]] == ["facts.current_game.winner"]
+    # every fact a field still waits on, in the order read: the life points decide when no one won
+    assert [n["path"] for n in answer["needs"]] == ["facts.current_game.winner", "facts.current_game.life_points"]
     answer = ask("time_call", {"current_game": {"winner": None}})
     assert answer["needs"] == [{"path": "facts.current_game.life_points", "type": "per_player",
                                 "label": "life points", "minimum": 0}]

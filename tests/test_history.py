@@ -102,12 +102,16 @@ def test_a_penalty_the_policy_does_not_state_goes_to_the_head_judge():
     assert penalty_payload(answer, facts, player="Walk-in Wally")["head_judge"] is True
 
 
-def test_an_answer_that_still_needs_facts_cannot_be_recorded():
+def test_an_answer_whose_penalty_still_waits_on_facts_cannot_be_recorded():
     facts = {"infraction": "tardiness"}
     answer = evaluate({"ruleset": "dci-upg", "query": "penalty", "event": {"level": "competitive"}, "facts": facts})
     with pytest.raises(RuleError) as error:
         penalty_payload(answer, facts, player=7)
-    assert error.value.field == "answer.needs" and "facts.minutes_late" in str(error.value)
+    assert error.value.field == "answer.pending.penalty" and "facts.minutes_late" in str(error.value)
+    # an answer from before partial answers (needs, no pending) is refused the same way
+    with pytest.raises(RuleError) as error:
+        penalty_payload({k: v for k, v in answer.items() if k != "pending"}, facts, player=7)
+    assert "facts.minutes_late" in str(error.value)
 
 
 def test_two_spellings_of_one_typed_name_are_one_player():

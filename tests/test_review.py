@@ -118,7 +118,7 @@ def test_the_review_list_holds_penalties_waiting_for_the_head_judge_with_their_n
     [item] = review_items([waiting, approved, yes], "dci-upg", EVENT)
     assert item == {"kind": "approval", "record": waiting["id"], "player": 7, "judge": "Jo", "created_ms": 1000,
                     "infraction": "usc_major", "penalty": None, "table": 4, "round": 2,
-                    "notes": "shouted at opponent", "waiting": True}
+                    "notes": "shouted at opponent", "open_facts": [], "waiting": True}
     assert review_items([waiting, record("void", {"record": waiting["id"], "reason": "x"}, 3000)],
                         "dci-upg", EVENT) == []
 

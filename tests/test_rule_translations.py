@@ -23,6 +23,8 @@ def decisions(answer: dict) -> dict:
     """The answer without its texts for people: what must be the same in every language."""
     out = {k: v for k, v in answer.items() if k not in TEXT_KEYS}
     out["options"] = [{k: v for k, v in o.items() if k != "condition"} for o in answer.get("options", [])]
+    if "pending" in out:  # each pending field's sentence is text; its facts and outcomes decide
+        out["pending"] = {f: {k: v for k, v in e.items() if k != "text"} for f, e in out["pending"].items()}
     for kind in ("needs", "not_needed"):
         if kind in out:
             out[kind] = [{**{k: v for k, v in e.items() if k not in ("label", "values")},

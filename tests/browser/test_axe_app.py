@@ -6,7 +6,7 @@ both schemes (the app follows the system's scheme)."""
 import pytest
 
 from .conftest import PHONE, SMALL_PHONE
-from .helpers import axe_violations, join, look_up_penalty, use_scheme
+from .helpers import axe_violations, join, look_up_penalty, standalone_pick, use_scheme
 
 # Screens reached by their address alone: (name, address, what shows once it is drawn).
 PLAIN_SCREENS = [("players", "#/history", "#history-filter"),
@@ -74,6 +74,29 @@ def test_every_screen_has_no_axe_violation(browser, flask_server, size):
         public.wait_for_selector("#call-btn:not([disabled])")
         public.wait_for_function("() => /table 2/.test(document.querySelector('#pub-label').textContent)")
         check(public, "table page", found)
+    finally:
+        ctx.close()
+    assert found == [], "axe found:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("size", [PHONE, SMALL_PHONE], ids=["390px", "320px"])
+def test_a_penalty_card_with_its_question_still_open_has_no_axe_violation(browser, static_server, size):
+    """The decided part, what is still open and its question (a penalty decided with its fix
+    open; then one that itself waits on a fact)."""
+    ctx = browser.new_context(viewport=size)
+    found = []
+    try:
+        page = ctx.new_page()
+        standalone_pick(page, static_server.url, "game rule", "gpe_game_rule_violation", "Pia")
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-card .question[data-fact=caught_quickly_and_simple]")
+        page.select_option("#pen-issuing", "warning")
+        page.wait_for_selector("#pen-penalty[data-penalty='\"warning\"'] ~ #pen-open .question")
+        check(page, "penalty with an open question", found)
+        standalone_pick(page, static_server.url, "other", "other", "Pia", ruleset="judicial-guidelines", level=None)
+        page.click("#pen-decide")
+        page.wait_for_selector("#pen-penalty[data-penalty=pending] ~ #pen-open .question")
+        check(page, "penalty not decided yet", found)
     finally:
         ctx.close()
     assert found == [], "axe found:\n" + "\n".join(found)

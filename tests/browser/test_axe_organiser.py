@@ -24,8 +24,8 @@ SMALL_TARGETS = """(min) => [...document.querySelectorAll(
 
 @pytest.fixture(scope="module")
 def busy_event(flask_server):
-    """An event with round 1 running, an open judge call and a penalty (so that every
-    part of the event page has rows)."""
+    """An event with round 1 running, an open judge call and a penalty with notes and a fact
+    still open when it was recorded (so that every part of the event page has rows)."""
     from server import timeutil
     from server.events import get_event, organiser_device
     from server.sync import push
@@ -38,7 +38,8 @@ def busy_event(flask_server):
         record = {"id": str(uuid.uuid4()), "type": "penalty", "device": device.id, "judge": "Ola",
                   "event": event["slug"], "created_ms": timeutil.now_ms(),
                   "payload": {"player": event["players"][0]["id"], "table": 1, "round": 1,
-                              "infraction": "slow_play", "penalty": "warning"}}
+                              "infraction": "slow_play", "penalty": "warning", "notes": "twice",
+                              "open_facts": ["facts.caught_quickly_and_simple"]}}
         assert push(ev, device, [record])[0]["status"] == "accepted"
     return event
 

@@ -244,7 +244,7 @@ def test_penalty_asks_what_the_engine_needs_and_a_record_can_be_voided(browser, 
         shoot(page, "penalty-question", at=".question")
         page.fill(".question input", "4")
         page.click(".question button[type=submit]")
-        page.wait_for_selector("#pen-card")
+        page.wait_for_selector("#pen-card #pen-penalty:not([data-penalty=pending])")
         penalty = page.get_attribute("#pen-penalty", "data-penalty")
         want = page.evaluate("""() => window.judge.evaluate({ruleset: 'yugioh', query: 'penalty',
             event: {level: 'tier2', stage: 'swiss'},

@@ -82,18 +82,29 @@ export async function reviewList() {
   };
 }
 
+/** The questions of penalty facts (rooted paths), in the ruleset's words, joined with "; ". */
+function factQuestions(paths) {
+  const facts = app.ruleset?.queries?.penalty?.facts || {};
+  return paths.map((path) => sentence(facts[factName(path)]?.summary || humanize(path))).join("; ");
+}
+
 /** "Recorded Warning; with every judge's records the policy gives Match Loss", in the
  * ruleset's names (or what the policy still needs to know to decide). */
 export function flagText(item) {
   const recorded = penaltyName(item.penalty);
   if (item.needs?.length) {
-    const facts = app.ruleset?.queries?.penalty?.facts || {};
-    const asked = item.needs.map((path) => sentence(facts[factName(path)]?.summary || humanize(path)));
     return t("Recorded {penalty}; with every judge's records the policy needs more to decide: {facts}",
-      { penalty: recorded, facts: asked.join("; ") });
+      { penalty: recorded, facts: factQuestions(item.needs) });
   }
   return t("Recorded {penalty}; with every judge's records the policy gives {expected}",
     { penalty: recorded, expected: penaltyName(item.expected) });
+}
+
+/** "Still open when recorded: ..." for a penalty recorded while facts of its remedy or
+ * head-judge step were unanswered (payload.open_facts), or null. */
+export function openText(item) {
+  return item.open_facts?.length ? t("Still open when recorded: {facts}", { facts: factQuestions(item.open_facts) })
+    : null;
 }
 
 /** The head judge approves or refuses a penalty waiting for them. */

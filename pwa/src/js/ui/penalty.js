@@ -1,6 +1,7 @@
-// Penalty: find an infraction by name or words, answer what the engine asks, read the
-// decision card (penalty, upgrade from the player's history across judges, remedy, head-judge
-// requirement, options, lines to read out, source) and record it for a player and table.
+// Penalty: find an infraction by name or words, read the decision card (penalty, upgrade from
+// the player's history across judges, remedy, head-judge requirement, options, lines to read
+// out, source) with what the engine still asks under its decided part, and record it for a
+// player and table (with the facts still open, once the penalty itself is decided).
 // The optional details, the questions and the card's extra lines are the ruleset's own facts
 // and answer fields, in its words; the history and the record's payload come from the engine.
 // The choices made (infraction, player, table, details, answers, notes) are the screen's draft
@@ -65,6 +66,11 @@ export function searchInfractions(ruleset, text) {
     if (score >= 0) scored.push([score, inf]);
   }
   return scored.sort((a, b) => a[0] - b[0]).map(([, inf]) => inf);
+}
+
+/** Whether the penalty itself (or whether the policy states it) still waits on a fact. */
+function penaltyOpen(answer) {
+  return Boolean(answer.pending?.penalty || answer.pending?.stated);
 }
 
 /** The upgrade badge: from which penalty (or from one the head judge decides; a starting
@@ -213,23 +219,21 @@ export async function render(main, [infractionArg]) {
       }
       // The player changed while the engine answered: this answer is not theirs.
       if (playerIn.value.trim() !== player) { fill(out); return; }
-      // A fact the answer depends on is missing: ask it (the first one the rules read), then again.
-      const need = (answer.needs || [])[0];
-      if (need) {
-        fill(out);
-        ask(out, need, (value) => { setFact(given, factName(need.path), value); decide(); });
-        return;
-      }
       // Where the policy leaves the class to the judge, the engine reads `issuing`.
       const choosing = await factsRead(app.session.event.ruleset, "penalty", inf.id).then(
         (facts) => facts.some((x) => x.name === "issuing"), () => false);
       // The judge chose a class the policy does not leave open: the engine's penalty stands,
       // and the list goes back to it so the screen never shows a choice that was not applied.
-      const overruled = f.issuing != null && JSON.stringify(answer.penalty) !== JSON.stringify(f.issuing);
+      const overruled = f.issuing != null && !penaltyOpen(answer)
+        && JSON.stringify(answer.penalty) !== JSON.stringify(f.issuing);
       if (overruled) delete given.issuing;
       const current = overruled ? (typeof answer.penalty === "string" ? answer.penalty : null) : f.issuing;
       fill(out, card(inf, answer, player, Number(tableIn.value) || null, f, seen,
         choosing || overruled ? choosePenalty(current, answer.penalty == null && answer.stated === false) : null, overruled));
+      // A fact some field still waits on: the decided part is shown, the question under it (the
+      // first fact the rules read), asked again once answered.
+      const need = (answer.needs || [])[0];
+      if (need) ask(out.querySelector("#pen-question"), need, (value) => { setFact(given, factName(need.path), value); decide(); });
       out.querySelector("h2")?.focus();
     }
 
@@ -255,7 +259,9 @@ export async function render(main, [infractionArg]) {
   }
 
   function card(inf, answer, player, table, f, seen, chooser, overruled = false) {
-    const notStated = answer.penalty == null && answer.stated === false;
+    const open = answer.pending || {};
+    const undecided = penaltyOpen(answer);
+    const notStated = !undecided && answer.penalty == null && answer.stated === false;
     const asOf = app.session.standalone ? t("history on this phone only")
       : syncState.last_ok_ms ? t("history as of {time} (last sync)", { time: timeOfDay(syncState.last_ok_ms) })
         : t("history not yet synced");
@@ -266,7 +272,10 @@ export async function render(main, [infractionArg]) {
     const details = answerLines(answer, app.ruleset.queries?.penalty?.answer, { penaltyName });
     return h("section", { class: "card decision", id: "pen-card", "aria-labelledby": "pen-card-h" },
       h("h2", { id: "pen-card-h", tabindex: "-1" }, `${inf.name} — ${playerName(player)}`),
-      notStated
+      undecided
+        ? h("div", { id: "pen-penalty", "data-penalty": "pending" }, h("p", { class: "big-penalty" }, t("Not decided yet")),
+          h("p", {}, t("The penalty depends on the question below.")))
+        : notStated
         ? h("div", { id: "pen-penalty", "data-penalty": "null", "data-stated": "false" },
           h("p", { class: "big-penalty" }, t("Not stated by this policy")),
           h("p", { id: "pen-not-stated" }, t("The policy does not state this penalty: the head judge decides.")))
@@ -278,11 +287,13 @@ export async function render(main, [infractionArg]) {
       h("p", { class: "row" },
         answer.upgraded ? h("span", { class: "tag up", id: "pen-upgraded" }, upgradedFrom(answer, notStated)) : null,
         answer.head_judge ? h("span", { class: "tag hj", id: "pen-hj" }, t("Head judge must confirm")) : null,
+        open.head_judge ? h("span", { class: "tag hj", id: "pen-hj-open" }, t("Head judge may have to confirm")) : null,
         // The policy's condition for the drop is in the lines read out, never in the badge alone.
         answer.drop ? h("span", { class: "tag hj", id: "pen-drop" },
           t("Drop from the event — see the conditions read out below")) : null,
         answer.extra_turns_each ? h("span", { class: "tag" },
           tn("+{count} turn each", "+{count} turns each", answer.extra_turns_each)) : null),
+      answer.needs?.length ? openPart(answer, open, undecided) : null,
       h("p", { class: "small muted", id: "pen-history" }, history),
       details.length ? h("ul", { id: "pen-details" }, details.map((d) => h("li", { "data-field": d.field }, d.text))) : null,
       inf.remedy ? h("div", {}, h("h3", {}, t("Remedy")), h("p", {}, inf.remedy)) : null,
@@ -296,7 +307,7 @@ export async function render(main, [infractionArg]) {
       h("label", { for: "pen-notes" }, t("Notes (optional)")),
       h("textarea", { id: "pen-notes", rows: "2", maxlength: String(LIMITS.notes) }),
       h("p", { class: "bad-text", id: "pen-notes-error", role: "alert", hidden: true }),
-      h("button", { type: "button", id: "pen-record", class: "wide", style: "margin-top:0.6rem", onclick: async (ev) => {
+      undecided ? null : h("button", { type: "button", id: "pen-record", class: "wide", style: "margin-top:0.6rem", onclick: async (ev) => {
         const btn = ev.currentTarget;
         const notes = document.getElementById("pen-notes").value.trim();
         const notesError = document.getElementById("pen-notes-error");
@@ -327,6 +338,19 @@ export async function render(main, [infractionArg]) {
         btn.replaceWith(said, app.session.standalone ? null : appealButton(stored, payload));
         said.focus();
       } }, notStated ? t("Record it for the head judge to decide") : t("Record this penalty")));
+  }
+
+  /** What the answer still leaves open (the engine's sentence for each pending field) and the
+   * slot its question goes in, under the decided part. */
+  function openPart(answer, open, undecided) {
+    return h("section", { id: "pen-open", "aria-labelledby": "pen-open-h" },
+      h("h3", { id: "pen-open-h" }, t("Still open")),
+      h("ul", { id: "pen-pending" }, Object.entries(open).filter(([, entry]) => entry.text).map(([field, entry]) =>
+        ruleText("li", { "data-field": field }, entry.text, isEnglish(answer, `pending.${field}.text`)))),
+      h("p", { class: "small muted", id: "pen-open-record" }, undecided
+        ? t("Answer the question to record this penalty.")
+        : t("You can record the penalty now: the record keeps what is still open.")),
+      h("div", { id: "pen-question" }));
   }
 
   search.addEventListener("input", list);

@@ -11,7 +11,7 @@ import { LIMITS, textProblem } from "../checks.js";
 import { app, infractionName, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
-import { consultRefusal, decide, decideAppeal, decides, flagText, issueInstead, keep, onReviewChange, reviewList,
+import { consultRefusal, decide, decideAppeal, decides, flagText, issueInstead, keep, onReviewChange, openText, reviewList,
   ruledFirst } from "../review.js";
 import { waitingText } from "./engine-note.js";
 import { coverageSection } from "./deckcoverage.js";
@@ -164,6 +164,7 @@ export async function render(main) {
       h("p", { class: kind.flag ? "flag" : "" }, kind.what(item)),
       h("p", { class: "small muted" }, meta(item)),
       item.notes ? h("p", { class: "small notes" }, t("Notes: {notes}", { notes: item.notes })) : null,
+      openText(item) ? h("p", { class: "small open-facts" }, openText(item)) : null,
       item.resolution ? h("p", { class: "kept" }, item.resolution.judge
         ? t("Kept as issued: {reason} ({judge})", { reason: item.resolution.reason, judge: item.resolution.judge })
         : t("Kept as issued: {reason}", { reason: item.resolution.reason })) : null,
