@@ -24,12 +24,13 @@ from marshmallow.validate import Length
 from shared_rules.board import result_problem
 from shared_rules.history import player_key as history_player_key
 from shared_rules.review import consult_problem
+from shared_rules.units import step_up
 
 from . import roles
 from .errors import first_error
 from .fields import MAX_BIGINT, Bool, Choice, Int, Json, Number, RuleId, Text
 from .models import STAGES
-from .rules import declares_fact, infraction_ids, level_ids, penalty_ids
+from .rules import answer_unit, declares_fact, infraction_ids, level_ids, penalty_ids
 
 EXTENSION_REASONS = ("judge_pause", "deck_check", "tardiness", "ruling")
 RESULTS = ("A", "B", "draw")
@@ -244,10 +245,22 @@ class PenaltyPayload(PayloadSchema):
 
 
 class TimeExtensionPayload(PayloadSchema):
+    """Minutes added to a table's end: above 0, at most 240, in the step the event's ruleset
+    gives extensions in (whole minutes: queries.json's `extension_minutes` unit)."""
+
     table = Int(1, MAX_TABLE, required=True)
     round = RoundRef(required=True)
     minutes = Number(0, 240, low_open=True, required=True)
     reason = Choice(EXTENSION_REASONS, required=True)
+
+    def event_problem(self, record, where):
+        unit = answer_unit(where.event.ruleset, "extension", "extension_minutes")
+        minutes = record["payload"]["minutes"]
+        if unit and step_up(minutes, unit) != minutes:
+            step = "whole minutes" if unit == 1 else f"steps of {unit:g} minutes"
+            return (f"payload.minutes: time extensions are given in {step} "
+                    f"(got {minutes:g}; {step_up(minutes, unit):g} rounds it up)")
+        return None
 
 
 class GamesField(Schema):

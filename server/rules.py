@@ -13,7 +13,7 @@ import shared_rules
 from shared_rules import RuleError, worker
 from shared_rules.engine import compiled_ruleset
 from shared_rules.translations import ENGLISH, check_language, split_marks
-from shared_rules.vocabulary import spec_at
+from shared_rules.vocabulary import shared, spec_at
 
 __all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "declares_fact", "engine_action", "evaluate",
            "fact_names",
@@ -104,6 +104,18 @@ def queries_of(ruleset_id: str) -> dict:
         return shared_rules.load_ruleset(ruleset_id).get("queries", {})
     except RuleError:
         return {}
+
+
+def answer_unit(ruleset_id: str, query: str, field: str) -> float | None:
+    """The step an answer field of a ruleset's query is given in (its answer declaration's
+    `unit`, the ruleset's own over queries.json's: `extension`'s `extension_minutes` in whole
+    minutes), or None where it declares none; a ruleset the data no longer has reads
+    queries.json's declaration."""
+    try:
+        queries = compiled_ruleset(ruleset_id).words["queries"]
+    except RuleError:
+        queries = shared()["queries"]
+    return (queries.get(query, {}).get("answer", {}).get(field) or {}).get("unit")
 
 
 def penalty_ids(ruleset_id: str) -> frozenset[str]:

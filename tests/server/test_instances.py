@@ -188,7 +188,7 @@ def test_two_processes_agree_on_sessions_join_limits_sync_and_clock(servers):
         for batch in range(5):
             records = [{"id": str(uuid.uuid4()), "type": "time_extension", "device": phone["device_id"],
                         "judge": "?", "event": slug, "created_ms": 1, "payload": {
-                            "table": 1 + index, "round": 1, "minutes": 0.5, "reason": "judge_pause"}}
+                            "table": 1 + index, "round": 1, "minutes": 1, "reason": "judge_pause"}}
                        for _ in range(4)]
             made[phone["device_id"]] += [r["id"] for r in records]
             server = (a, b)[(index + batch) % 2]
@@ -225,7 +225,7 @@ def test_two_processes_agree_on_sessions_join_limits_sync_and_clock(servers):
     clocks = [_call(f"{s}/api/events/{slug}/clock")[1] for s in (a, b)]
     assert clocks[0]["round"] == clocks[1]["round"] and clocks[0]["round"]["state"] == "running"
     assert clocks[0]["tables"] == clocks[1]["tables"]
-    assert [t["extension_minutes"] for t in clocks[0]["tables"]] == [10.0] * 4  # 20 × 0.5 minutes each
+    assert [t["extension_minutes"] for t in clocks[0]["tables"]] == [20] * 4  # 20 × 1 minute each
     _call(b + f"/organiser/events/{slug}/round", form={"csrf": token, "action": "pause"}, opener=opener)
     clocks = [_call(f"{s}/api/events/{slug}/clock")[1] for s in (a, b)]
     assert clocks[0]["round"] == clocks[1]["round"] and clocks[1]["round"]["state"] == "paused"

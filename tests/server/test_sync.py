@@ -97,7 +97,7 @@ def test_every_record_type_is_accepted_from_a_head_judge(app, client, event):
                            head_judge=True, stage="swiss", ruleset="dci-upg", level="competitive")
     records = [
         penalty,
-        head.record("time_extension", {"table": 2, "round": 1, "minutes": 4.5, "reason": "ruling"}),
+        head.record("time_extension", {"table": 2, "round": 1, "minutes": 4, "reason": "ruling"}),
         head.record("match_result", {"table": 2, "round": 1, "result": "draw", "games": {"A": 0, "B": 0}}),
         head.record("time_call", {"table": 2, "round": 1, "facts": {"game_wins": {"A": 1, "B": 1}},
                                   "answer": {"match": "draw"}, "result": "draw"}),
@@ -399,3 +399,16 @@ def test_a_push_reads_each_rounds_tables_once_whatever_its_length(sqlite_app, no
         sa.event.remove(engine, "before_cursor_execute", count)
     assert {r["status"] for r in body["results"]} == {"accepted"}
     assert len([s for s in reads if "pairings.number" in s]) == 1
+
+
+def test_a_time_extension_is_given_in_whole_minutes(app, client, event):
+    """Extensions are given in the step the ruleset's extension answer declares (whole minutes:
+    queries.json), so a phone's +0.05 minutes is refused naming the field; its neighbours stay."""
+    phone = Phone(client, event)
+    tiny, whole = (phone.record("time_extension", {"table": 1, "round": 1, "minutes": m, "reason": "ruling"})
+                   for m in (0.05, 2))
+    results = phone.sync([tiny, whole])["results"]
+    assert results == [
+        {"id": tiny["id"], "status": "rejected",
+         "reason": "payload.minutes: time extensions are given in whole minutes (got 0.05; 1 rounds it up)"},
+        {"id": whole["id"], "status": "accepted"}]

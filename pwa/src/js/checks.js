@@ -77,3 +77,15 @@ export function numberProblem(text, { minimum = 0, whole = false } = {}) {
 export function typedNumber(text) {
   return Number(String(text).trim().replace(",", "."));
 }
+
+/** Why typed `text` is not a time extension the server takes, or null: digits, above 0, at
+ * most LIMITS.minutes, in steps of `unit` minutes (the ruleset's: state.js answerUnit gives
+ * it; null for any step). */
+export function extensionProblem(text, unit) {
+  unit = unit ?? 0;
+  const given = numberProblem(text) ? NaN : typedNumber(text);
+  const onStep = !unit || Math.abs(given / unit - Math.round(given / unit)) < 1e-9;
+  if (Number.isFinite(given) && given > 0 && given <= LIMITS.minutes && onStep) return null;
+  return unit === 1 ? t("Time extensions are given in whole minutes: enter a whole number from 1 to {limit}.", { limit: LIMITS.minutes })
+    : t("Enter the minutes as a number above 0 and at most {limit}, in steps of {unit}.", { limit: LIMITS.minutes, unit: unit || 1 });
+}

@@ -94,6 +94,14 @@ export async function addRecord(type, payload) {
   return record;
 }
 
+/** The step an answer field of `query` is given in (its `unit`: the ruleset's declaration over
+ * queries.json's; time extensions in whole minutes), or null. The engine rounds its answers up
+ * to it and the server refuses a record between two steps (server/records.py). */
+export function answerUnit(query, field) {
+  return app.ruleset?.queries?.[query]?.answer?.[field]?.unit
+    ?? app.queries?.queries?.[query]?.answer?.[field]?.unit ?? null;
+}
+
 /** Records of the current event, and the ids voided by void records. */
 export async function eventRecords() {
   const all = await store.eventRecords(app.session.event.slug);

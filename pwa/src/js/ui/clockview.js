@@ -3,12 +3,12 @@
 import { append, h, fill } from "../dom.js";
 import { ruleItems } from "./rule-text.js";
 import { extensionLog } from "./extension-log.js";
-import { app, addRecord, currentTables, eventRecords, playerName, request } from "../state.js";
+import { app, addRecord, answerUnit, currentTables, eventRecords, playerName, request } from "../state.js";
 import { endsText, formatLeft, roundLeft, showFace, staleText, tableLeft, timeOfDay } from "../clock.js";
 import { serverNow } from "../servertime.js";
 import { clockEvents, clockNewsAge, endLocalRound, startLocalRound } from "../clockdata.js";
 import { evaluate } from "../engine.js";
-import { LIMITS, numberProblem, tableProblem, typedNumber } from "../checks.js";
+import { LIMITS, extensionProblem, numberProblem, tableProblem, typedNumber } from "../checks.js";
 import { syncState } from "../sync.js";
 import { ALERT_CHOICES, alertMinutes, toggleAlertMinute } from "./alerts.js";
 import { answeredNote, waitingText } from "./engine-note.js";
@@ -208,21 +208,22 @@ export async function render(main) {
     }
     // Where the policy states nothing, the head judge's decision is entered by hand.
     function manual(text) {
-      const hj = h("input", { id: "ext-manual", type: "number", min: "0.5", max: String(LIMITS.minutes), step: "0.5",
-                              inputmode: "decimal", "aria-describedby": "ext-manual-error" });
+      const step = String(answerUnit("extension", "extension_minutes") ?? "any");
+      const hj = h("input", { id: "ext-manual", type: "number", min: step === "any" ? "0" : step, max: String(LIMITS.minutes),
+                              step, inputmode: "decimal", "aria-describedby": "ext-manual-error" });
       const error = h("p", { class: "bad-text", id: "ext-manual-error", role: "alert", hidden: true });
       return h("div", {}, text ? h("p", {}, text) : null,
         h("label", { for: "ext-manual" }, t("Minutes the head judge gives")), hj, error,
         h("button", { type: "button", id: "ext-manual-add", style: "margin-top:0.6rem", onclick: (ev) => {
-          const given = numberProblem(hj.value) ? NaN : typedNumber(hj.value);
-          // The event's server takes more than 0 and at most 240 minutes.
-          if (Number.isFinite(given) && given > 0 && given <= LIMITS.minutes) {
+          // what the event's server takes (checks.js extensionProblem)
+          const problem = extensionProblem(hj.value, answerUnit("extension", "extension_minutes"));
+          if (!problem) {
             error.hidden = true;
             hj.removeAttribute("aria-invalid");
-            addMinutes(given, ev.currentTarget);
+            addMinutes(typedNumber(hj.value), ev.currentTarget);
           } else {
             out.querySelector("#ext-missing")?.remove(); // an earlier table error is not this one
-            error.textContent = t("Enter the minutes as a number above 0 and at most {limit}.", { limit: LIMITS.minutes });
+            error.textContent = problem;
             error.hidden = false;
             hj.focus();
             hj.setAttribute("aria-invalid", "true");

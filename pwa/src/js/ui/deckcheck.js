@@ -9,15 +9,13 @@
 // table filled in. The checks themselves are the engine's (shared_rules.board.deck_checks).
 import { fill, h } from "../dom.js";
 import { ruleItems } from "./rule-text.js";
-import { addRecord, app, eventRecords, playerName, request } from "../state.js";
+import { addRecord, answerUnit, app, eventRecords, playerName, request } from "../state.js";
+import { LIMITS, extensionProblem, typedNumber } from "../checks.js";
 import { deckChecks, evaluate, factsRead } from "../engine.js";
 import { serverNow } from "../servertime.js";
 import { timeOfDay } from "../clock.js";
 import { answeredNote, waitingText } from "./engine-note.js";
 import { t } from "../i18n.js";
-
-// The longest time extension the event's server accepts (minutes).
-const MAX_EXTENSION = 240;
 
 /** The checks under way at `table` in the current round (oldest first). */
 export async function openChecks(table) {
@@ -119,20 +117,22 @@ async function extension(out, { table, round, minutes, midGame }, done) {
       t("Table {table} gets +{minutes} min; every phone's clock has it after sync.", { table, minutes: given })));
   };
   const manual = (text) => {
-    const input = h("input", { id: "dc-manual", type: "number", min: "0.5", max: String(MAX_EXTENSION), step: "0.5",
-      inputmode: "decimal" });
+    const step = String(answerUnit("extension", "extension_minutes") ?? "any");
+    const input = h("input", { id: "dc-manual", type: "number", min: step === "any" ? "0" : step, max: String(LIMITS.minutes),
+      step, inputmode: "decimal" });
     const error = h("p", { class: "bad-text", role: "alert", hidden: true });
     return h("div", { id: "dc-not-stated" }, h("p", {}, text),
       h("label", { for: "dc-manual" }, t("Minutes to add")), input, error,
       h("button", { type: "button", id: "dc-manual-add", onclick: (ev) => {
-        const given = input.value.trim() === "" ? NaN : Number(input.value);
-        if (!(Number.isFinite(given) && given > 0 && given <= MAX_EXTENSION)) {
-          error.textContent = t("Enter the minutes as a number above 0 and at most {max}.", { max: MAX_EXTENSION });
+        // what the event's server takes (checks.js extensionProblem)
+        const problem = extensionProblem(input.value, answerUnit("extension", "extension_minutes"));
+        if (problem) {
+          error.textContent = problem;
           error.hidden = false;
           return;
         }
         ev.currentTarget.disabled = true;
-        record(given);
+        record(typedNumber(input.value));
       } }, t("Add these minutes")));
   };
   const took = h("p", { id: "dc-took" }, t("The check took {minutes} min.", { minutes }));
@@ -155,9 +155,9 @@ async function extension(out, { table, round, minutes, midGame }, done) {
       h("ul", { class: "readout" }, ruleItems("li", {}, answer, "explain")),
       ruleItems("p", { class: "muted" }, answer, "notes"),
       h("p", { class: "source" }, answer.sources.join("; "))));
-    if (add == null || add > MAX_EXTENSION) {
+    if (add == null || add > LIMITS.minutes) {
       out.append(manual(add == null ? t("The policy states no time for this: the judge decides.")
-        : t("The event takes at most {max} minutes of extension: the head judge decides.", { max: MAX_EXTENSION })));
+        : t("The event takes at most {max} minutes of extension: the head judge decides.", { max: LIMITS.minutes })));
     } else if (add > 0) {
       await record(add);
     }
