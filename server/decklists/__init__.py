@@ -18,14 +18,14 @@ from flask_babel import lazy_gettext as _l
 from . import arena, mtgo, plain, ptcgl, ydk
 from .common import MAX_TEXT, Builder, problem
 
-# format id -> (parser, what people call it)
+# format id -> (parser, what people call it, how it looks)
 FORMATS = {
-    "plain": (plain.parse, _l("Plain text (4 Card Name; the side after a blank line or a Sideboard line)")),
-    "arena": (arena.parse, _l("MTG Arena export (4 Card Name (SET) 123, Deck and Sideboard)")),
-    "mtgo": (mtgo.parse, _l("MTGO .dek file (XML)")),
-    "ydk": (ydk.parse, _l("YDK file (#main, #extra, !side; one passcode a line)")),
-    "ydke": (ydk.parse_url, _l("ydke:// URL")),
-    "ptcgl": (ptcgl.parse, _l("Pokémon TCG Live text (Pokémon:, Trainer:, Energy:)")),
+    "plain": (plain.parse, _l("Plain text"), _l("4 Card Name a line; the side after a blank line or a Sideboard line")),
+    "arena": (arena.parse, _l("MTG Arena export"), _l("4 Card Name (SET) 123 under Deck and Sideboard")),
+    "mtgo": (mtgo.parse, _l("MTGO .dek file"), _l("the XML file MTGO saves")),
+    "ydk": (ydk.parse, _l("YDK file"), _l("#main, #extra and !side, one passcode a line")),
+    "ydke": (ydk.parse_url, _l("ydke:// URL"), _l("the three parts of a Yu-Gi-Oh! list in one link")),
+    "ptcgl": (ptcgl.parse, _l("Pokémon TCG Live"), _l("Pokémon:, Trainer: and Energy: each heading its cards")),
 }
 ARENA_LINE = re.compile(r"^\d+\s*x?\s+.+\s\([A-Za-z0-9_]{1,8}\)(\s+\S+)?$")
 ARENA_HEADERS = ("commander", "companion", "about")
