@@ -98,7 +98,7 @@ def deck_event() -> Event:
     second half), every player's list registered by the organiser (three decks in plain text,
     MTG Arena and MTGO formats), and the organiser's sizes: a main deck of at least 60 cards
     and a sideboard of at most 15 (the policy states none)."""
-    event = create_event(NAME, RULESET, level=LEVEL)
+    event = create_event(NAME, RULESET, level=LEVEL, round_minutes=50.0)  # the policy states no length
     import_players(event, "name\n" + "\n".join(PLAYERS) + "\n")
     half = len(PLAYERS) // 2
     import_pairings(event, 1, "table,player_a,player_b\n" + "".join(
