@@ -416,3 +416,40 @@ def test_a_stored_decklist_with_odd_values_breaks_no_page_and_is_never_sent(app,
     phone = Phone(client, event, judge="Fay Floor")
     assert [r["payload"]["player"] for r in phone.sync_all()["records"] if r["type"] == "decklist"] == [
         event["players"]["Ada Brook"]]
+
+
+def test_the_decklists_migration_adds_the_settings_and_codes_and_takes_them_back(tmp_path, request):
+    """0008_decklists both ways: the columns come and go, and what the other tables hold stays."""
+    import sqlalchemy as sa
+    from flask_migrate import downgrade, upgrade
+    from server_helpers import make_app
+
+    app = make_app("sqlite", tmp_path, request)
+    directory = app.extensions["migrate"].directory
+
+    def columns(table):
+        with db.engine.connect() as conn:
+            return {c["name"] for c in sa.inspect(conn).get_columns(table)}
+
+    with app.app_context():
+        upgrade(directory=directory)
+    event = add_event(app)
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        ensure_codes(ev)
+        ev.decklist_deadline_ms, ev.decklist_sizes = T0, {"main": {"minimum": 60, "maximum": None}}
+        db.session.commit()
+        assert {"decklist_deadline_ms", "decklist_sizes"} <= columns("events")
+        downgrade(directory=directory, revision="0006_player_keys")
+        assert not {"decklist_deadline_ms", "decklist_sizes"} & columns("events")
+        assert "decklist_code" not in columns("players")
+        with db.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT count(*) FROM players")).scalar() == 2
+        upgrade(directory=directory)
+        with db.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT decklist_code FROM players")).scalars().all() == [None] * 2
+        db.session.remove()
+        ev = db.session.get(Event, event["id"])
+        ensure_codes(ev)
+        assert len({p.decklist_code for p in ev.players}) == 2
+        db.engine.dispose()
