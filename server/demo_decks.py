@@ -7,9 +7,10 @@ from __future__ import annotations
 from .decklist_intake import register, set_sizes
 from .events import create_event, import_pairings, import_players
 from .models import Event
+from .rules import levels as levels_of
 
 NAME = "Demo: decklists and deck checks (32 players)"
-RULESET, LEVEL = "dci-upg", "competitive"
+RULESET = "dci-upg"  # its lists have a main deck and a sideboard, as the decks below
 FIRST = ["Ada", "Ben", "Chloe", "Dev", "Ella", "Finn", "Gina", "Hugo", "Iris", "Jon", "Kai", "Lena", "Milo", "Nora",
          "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tara", "Umar", "Vera", "Wes", "Xena", "Yuri", "Zoe", "Abel",
          "Bea", "Cyril", "Dana", "Emil", "Fay"]
@@ -94,11 +95,13 @@ DECKS = [BURN, CONTROL, AFFINITY]
 
 
 def deck_event() -> Event:
-    """The demo's decklist event, made now: 32 players, round 1's tables (first half against
-    second half), every player's list registered by the organiser (three decks in plain text,
-    MTG Arena and MTGO formats), and the organiser's sizes: a main deck of at least 60 cards
-    and a sideboard of at most 15 (the policy states none)."""
-    event = create_event(NAME, RULESET, level=LEVEL, round_minutes=50.0)  # the policy states no length
+    """The demo's decklist event, made now, at the ruleset's middle level: 32 players, round 1's
+    tables (first half against second half), every player's list registered by the organiser
+    (three decks in plain text, MTG Arena and MTGO formats), and the organiser's sizes: a main
+    deck of at least 60 cards and a sideboard of at most 15 (the policy states none)."""
+    levels = levels_of(RULESET)
+    event = create_event(NAME, RULESET, level=levels[len(levels) // 2] if levels else None,  # the middle level
+                         round_minutes=50.0)  # the policy states no length
     import_players(event, "name\n" + "\n".join(PLAYERS) + "\n")
     half = len(PLAYERS) // 2
     import_pairings(event, 1, "table,player_a,player_b\n" + "".join(

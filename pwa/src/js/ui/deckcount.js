@@ -60,7 +60,8 @@ export async function render(main, [checkId]) {
   const kept = loadDraft(draftKey);
   const state = kept?.list === list.id ? kept : {
     list: list.id, counts: Object.fromEntries(sections.map((s) => [s.id, s.cards.map(() => 0)])), found: [] };
-  const outcome = h("div", { id: "dk-differences", "aria-live": "polite" });
+  // until the engine first answers (Python starting), the screen says what it waits for
+  const outcome = h("div", { id: "dk-differences", "aria-live": "polite" }, h("p", {}, waitingText()));
   const problems = h("div", { id: "dk-list-problems" });
   const finishBox = h("div", { class: "row", style: "margin-top:0.8rem" });
   let latest = null;
