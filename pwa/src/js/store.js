@@ -27,6 +27,13 @@ const dbPromise = openDB("judge-companion", 2, {
       lists.createIndex("player", ["event", "player"]);
     }
   },
+  // A newer copy of the app (another tab, after an update) wants a later version of the
+  // database: this older page lets it go ahead and reloads as the newer app (what it holds is
+  // in the database; drafts are in the tab's sessionStorage).
+  blocking() {
+    dbPromise.then((db) => db.close());
+    location.reload();
+  },
 });
 
 /** Read a small value (undefined when absent). */
