@@ -34,7 +34,7 @@ from shared_rules.translations import ENGLISH
 from . import decklists, timeutil
 from .auth import CODE_ALPHABET
 from .errors import ApiError
-from .events import _rows, engine_event, organiser_device, stored_records, utc_iso, write_csv
+from .events import csv_rows, engine_event, organiser_device, stored_records, utc_iso, write_csv
 from .extensions import db
 from .models import Event, Player, Record
 from .records import MAX_NAME
@@ -199,7 +199,7 @@ def bulk(event: Event, text: str) -> tuple[list[str], list[str]]:
     read, is refused with its row (as a spreadsheet numbers it: the header is row 1) and
     reason; the other rows are stored. ApiError 400 for a
     CSV without those columns (nothing stored)."""
-    rows = _rows(text)
+    rows = csv_rows(text)
     if rows and not all(column in rows[0][1] for column in BULK_COLUMNS):
         raise ApiError.bad_request(_l("the CSV needs the columns %(columns)s", columns=", ".join(BULK_COLUMNS)), "csv")
     by_name = {p.name: p for p in event.players}
