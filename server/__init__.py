@@ -103,13 +103,23 @@ def _sqlite_pragmas(connection, _record) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
-    from . import api_calls, api_device, api_public, organiser, organiser_calls, pwa  # noqa: F401 (routes)
+    from . import (  # noqa: F401 (routes)
+        api_calls,
+        api_decklists,
+        api_device,
+        api_public,
+        organiser,
+        organiser_calls,
+        organiser_decklists,
+        pwa,
+    )
     from .records import PAYLOADS, RecordSchema
     from .stream import register_stream_hub
 
     api.register_blueprint(api_public.bp)
     api.register_blueprint(api_device.bp)
     api.register_blueprint(api_calls.bp)
+    api.register_blueprint(api_decklists.bp)
     register_stream_hub(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     # record bodies are checked one by one in the sync view; list their shapes for readers

@@ -10,6 +10,7 @@ from . import timeutil
 from .auth import authorize
 from .clock import event_summary
 from .deck_checks import coverage
+from .decklist_intake import limits
 from .errors import ApiError, documented_errors
 from .events import get_event
 from .extensions import db
@@ -32,7 +33,10 @@ BEARER = [{"bearer": []}]  # the token POST /api/join gave (OpenAPI security req
 @bp.doc(security=BEARER)
 def event_detail(slug):
     """The event with its players `[{"id", "name"}]`, rounds with tables `[{"number",
-    "tables": [{"number", "player_a", "player_b"}]}]` (player ids) and `me`."""
+    "tables": [{"number", "player_a", "player_b"}]}]` (player ids), `me`, and `decklists`:
+    `{"deadline_ms", "sections": [{"id", "minimum", "maximum", "stated", "setting"}]}` (the
+    sizes a list is checked against: decklist_intake.limits). The lists themselves come with
+    sync (records of type `decklist`, judges only)."""
     event = get_event(slug)
     device = authorize(event, "read_event")
     rounds: dict[int, list] = {}
@@ -44,7 +48,9 @@ def event_detail(slug):
     return {"id": event.id, **event_summary(event), "game": event.game,
             "players": [{"id": p.id, "name": p.name} for p in event.players],
             "rounds": [{"number": n, "tables": t} for n, t in sorted(rounds.items())],
-            "me": {"device_id": device.id, "role": device.role, "judge_name": device.judge_name}}
+            "me": {"device_id": device.id, "role": device.role, "judge_name": device.judge_name},
+            "decklists": {"deadline_ms": event.decklist_deadline_ms, "sections": [
+                {k: s[k] for k in ("id", "minimum", "maximum", "stated", "setting")} for s in limits(event)]}}
 
 
 @bp.post("/<slug>/sync")

@@ -92,7 +92,9 @@ def _refusal(what: str, key: str):
 
 # endpoint -> (its limits' setting, the status of a failure, what a failure is)
 LIMITED = {"public.join": ("JOIN_LIMITS", 404, "wrong join codes"),
-           "organiser.login": ("LOGIN_LIMITS", 401, "wrong passwords")}
+           "organiser.login": ("LOGIN_LIMITS", 401, "wrong passwords"),
+           "decklists.my_decklist": ("DECKLIST_LIMITS", 404, "wrong decklist codes"),
+           "decklists.submit_decklist": ("DECKLIST_LIMITS", 404, "wrong decklist codes")}
 
 
 def register_limits(app) -> Limiter:

@@ -10,6 +10,7 @@ from flask import Flask, current_app
 from flask_migrate import upgrade
 from werkzeug.serving import run_simple
 
+from . import demo_decks
 from .events import create_event, export_json, get_event, import_pairings, import_players, penalties_csv
 from .extensions import db
 from .models import Event
@@ -23,16 +24,17 @@ DEMO_PREFIX = "Demo: "
 
 def demo_events() -> list[Event]:
     """One demo event per ruleset (made once; later calls return the same events), each with
-    eight players and round 1's four tables."""
-    existing = {e.ruleset: e for e in db.session.scalars(
+    eight players and round 1's four tables; then the decklist event (demo_decks.py: 32
+    players with registered lists, for deck checks)."""
+    existing = {e.name: e for e in db.session.scalars(
         db.select(Event).where(Event.name.startswith(DEMO_PREFIX)))}
     events = []
     for info in rulesets():
-        event = existing.get(info["id"])
+        name = DEMO_PREFIX + (info["title"] or info["id"])
+        event = existing.get(name)
         if event is None:
             levels = [lvl["id"] for lvl in info["levels"]]
-            event = create_event(DEMO_PREFIX + (info["title"] or info["id"]), info["id"],
-                                 level=levels[-1] if levels else None)
+            event = create_event(name, info["id"], level=levels[-1] if levels else None)
             if event.round_minutes is None:  # the ruleset states no length: the demo organiser picks 50
                 event.round_minutes = 50
             import_players(event, "name\n" + "\n".join(DEMO_PLAYERS) + "\n")
@@ -40,6 +42,7 @@ def demo_events() -> list[Event]:
             import_pairings(event, 1, "table,player_a,player_b\n"
                             + "".join(f"{n},{a},{b}\n" for n, (a, b) in enumerate(pairs, 1)))
         events.append(event)
+    events.append(existing.get(demo_decks.NAME) or demo_decks.deck_event())
     return events
 
 

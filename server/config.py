@@ -10,6 +10,7 @@ join and login attempts are counted (`memory://` by default; Redis or Memcached 
 several processes serve); `TRUST_PROXY` is the number of proxies in front whose
 X-Forwarded-For/-Proto/-Host are believed (0: none).
 `PUBLIC_URL` is the address phones use for join links and QR codes (see urls.py).
+`DECKLIST_LIMITS`: wrong decklist codes per client address on the players' page.
 """
 
 import os
@@ -42,6 +43,8 @@ class Config:
     # wrong join codes, wrong organiser passwords. Successes do not count.
     JOIN_LIMITS = os.environ.get("JOIN_LIMITS", "60 per 10 minutes; 300 per day")
     LOGIN_LIMITS = os.environ.get("LOGIN_LIMITS", "10 per 10 minutes; 50 per day")
+    # wrong decklist codes on the players' page (each of its two endpoints counts its own)
+    DECKLIST_LIMITS = os.environ.get("DECKLIST_LIMITS", "30 per 10 minutes; 200 per day")
     # where the counts live: memory:// (one process), redis://host:6379 or
     # memcached://host:11211 (shared by several processes or machines)
     RATELIMIT_STORAGE_URI = os.environ.get("RATELIMIT_STORAGE_URI", "memory://")

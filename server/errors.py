@@ -1,9 +1,9 @@
 """One error shape for the whole API.
 
-Every `/api/` error is `{"error": {"code", "message", "field"?}}` with the matching HTTP
-status. Views raise through the named constructors below (or `abort`); marshmallow
-validation errors from flask-smorest (422) are reported as 400 `bad_request` naming the
-first bad field.
+Every `/api/` error is `{"error": {"code", "message", "field"?, "lines"?}}` with the matching
+HTTP status (`lines`: the bad lines of a refused text, such as a decklist). Views raise
+through the named constructors below (or `abort`); marshmallow validation errors from
+flask-smorest (422) are reported as 400 `bad_request` naming the first bad field.
 """
 
 from http import HTTPStatus
@@ -28,11 +28,12 @@ CODES = {
 
 
 class ApiError(Exception):
-    """An API error with its HTTP status, code, message and optional field."""
+    """An API error with its HTTP status, code, message, optional field, and optional `lines`
+    (a refused text's bad lines: [{"line", "text", "problem", "message", ...}])."""
 
-    def __init__(self, status: int, message: str, field: str | None = None):
+    def __init__(self, status: int, message: str, field: str | None = None, lines: list[dict] | None = None):
         super().__init__(message)
-        self.status, self.message, self.field = status, message, field
+        self.status, self.message, self.field, self.lines = status, message, field, lines
 
     @classmethod
     def bad_request(cls, message, field=None):
@@ -63,15 +64,19 @@ class ApiError(Exception):
         return cls(429, message)
 
 
-def error_response(status: int, message, field: str | None = None):
+def error_response(status: int, message, field: str | None = None, lines: list[dict] | None = None):
     """The one error shape; `message` (text, or a lazily translated one that the organiser
-    pages show in their language) is English here, the API's one language."""
+    pages show in their language) is English here, the API's one language, as are the
+    `message`s of `lines`."""
     with force_locale("en"):
         message = str(message)
+        lines = [{**line, "message": str(line["message"])} for line in lines] if lines else None
     body = {"code": CODES.get(status, "server_error" if status >= 500 else "error"),
             "message": message}
     if field:
         body["field"] = field
+    if lines:
+        body["lines"] = lines
     response = jsonify({"error": body})
     response.status_code = 400 if status == 422 else status
     return response
@@ -94,10 +99,13 @@ class ErrorBody(Schema):
         sorted({*CODES.values(), "server_error", "error"})))
     message = fields.String(required=True)
     field = fields.String(metadata={"description": "the request field at fault, when one is"})
+    lines = fields.List(fields.Dict(), metadata={
+        "description": "a refused text's bad lines: {line (1-based, or null), text, problem (a code), message, "
+                       "and the problem's values}"})
 
 
 class ErrorOut(Schema):
-    """Every API error: `{"error": {"code", "message", "field"?}}`."""
+    """Every API error: `{"error": {"code", "message", "field"?, "lines"?}}`."""
 
     error = fields.Nested(ErrorBody, required=True)
 
@@ -137,7 +145,7 @@ def register_error_handlers(app):
 
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError):
-        return error_response(error.status, error.message, error.field)
+        return error_response(error.status, error.message, error.field, error.lines)
 
     @app.errorhandler(InternalServerError)
     def _server_error(error):

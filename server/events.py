@@ -94,7 +94,7 @@ def engine_event(event: Event) -> dict:
 MAX_CSV_ROWS = 5000  # rows one import may hold
 
 
-def _rows(text: str) -> list[tuple[int, dict]]:
+def csv_rows(text: str) -> list[tuple[int, dict]]:
     """(line number, row) of each CSV row that is not blank, values stripped. Raises
     ApiError 400 for text no spreadsheet would write (NUL, a broken quote, a cell over the
     csv module's limit) or more than MAX_CSV_ROWS rows."""
@@ -138,7 +138,7 @@ def import_players(event: Event, text: str) -> tuple[int, list[str]]:
     Raises ApiError 400 naming the line of a row without a name, or with a name over
     MAX_NAME or an id over 64 characters, or holding control characters; nothing is added
     then."""
-    rows = _rows(text)
+    rows = csv_rows(text)
     if rows and "name" not in rows[0][1]:
         raise ApiError.bad_request(_l("the CSV needs a %(column)r column", column="name"), "csv")
     existing = {p.name for p in event.players}
@@ -185,7 +185,7 @@ def import_pairings(event: Event, round_number: int, text: str) -> int:
     and for a round number outside 1 to MAX_ROUND; nothing changes then."""
     if not 1 <= round_number <= MAX_ROUND:
         raise ApiError.bad_request(_l("round must be from 1 to %(high)s", high=MAX_ROUND), "round")
-    rows = _rows(text)
+    rows = csv_rows(text)
     by_name = {p.name: p.id for p in event.players}
     tables, seated = [], {}
     for line, row in rows:

@@ -43,6 +43,12 @@ class Event(db.Model):
     call_escalate_seconds: Mapped[int] = mapped_column(default=120, server_default="120")
     # bumped by every change to the event's judge calls (see calls.bump_calls)
     calls_seq: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # the organiser's setting: players submit their own decklists until then (server clock);
+    # null: players do not submit (the organiser enters the lists)
+    decklist_deadline_ms: Mapped[int | None] = mapped_column(BigInteger)
+    # the organiser's setting, for the sections whose size the ruleset does not state:
+    # {section id: {"minimum": int | null, "maximum": int | null}} (decklist_intake.set_sizes)
+    decklist_sizes: Mapped[dict | None] = mapped_column(JSON)
     created_ms: Mapped[int] = mapped_column(BigInteger)
 
     players: Mapped[list["Player"]] = relationship(
@@ -57,12 +63,15 @@ class Event(db.Model):
 
 class Player(db.Model):
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("event_id", "name"),)
+    __table_args__ = (UniqueConstraint("event_id", "name"),
+                      UniqueConstraint("decklist_code", name="uq_players_decklist_code"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(200))
     external_id: Mapped[str | None] = mapped_column(String(64))  # e.g. a membership number
+    # the player's own decklist code (the players' page; decklist_intake.ensure_codes), unique
+    decklist_code: Mapped[str | None] = mapped_column(String(16))
 
     event: Mapped[Event] = relationship(back_populates="players")
 

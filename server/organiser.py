@@ -94,21 +94,28 @@ def choose_language():
     return response
 
 
-def _form_action(view):
-    """POST handlers: a refused action (ApiError, RuleError) becomes a message on the event
-    page instead of an error page."""
+def form_action_to(endpoint: str):
+    """A decorator for POST handlers of an event's page `endpoint`: the handler's message, or
+    a refused action (ApiError, RuleError), becomes a message on that page instead of an
+    error page."""
 
-    @wraps(view)
-    def wrapped(slug, *args, **kwargs):
-        try:
-            message = view(slug, *args, **kwargs)
-            if message:
-                flash(message, "ok")
-        except (ApiError, RuleError) as err:
-            flash(str(err), "error")
-        return redirect(url_for("organiser.event_page", slug=slug))
+    def decorate(view):
+        @wraps(view)
+        def wrapped(slug, *args, **kwargs):
+            try:
+                message = view(slug, *args, **kwargs)
+                if message:
+                    flash(message, "ok")
+            except (ApiError, RuleError) as err:
+                flash(str(err), "error")
+            return redirect(url_for(endpoint, slug=slug))
 
-    return wrapped
+        return wrapped
+
+    return decorate
+
+
+_form_action = form_action_to("organiser.event_page")
 
 
 @bp.app_errorhandler(RequestEntityTooLarge)

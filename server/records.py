@@ -19,14 +19,17 @@ Adding a record type: a payload schema here, in PAYLOADS, and its row in roles.R
 import json
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validates_schema
-from marshmallow.validate import Length
+from marshmallow.validate import Length, Regexp
 
 from shared_rules.board import result_problem
+from shared_rules.decklists import compare
+from shared_rules.errors import RuleError
 from shared_rules.history import player_key as history_player_key
 from shared_rules.review import consult_problem
 from shared_rules.units import step_up
 
 from . import roles
+from .decklists import FORMATS
 from .errors import first_error
 from .fields import MAX_BIGINT, Bool, Choice, Int, Json, Number, RuleId, Text
 from .models import STAGES
@@ -46,6 +49,9 @@ MAX_JUDGE = 100  # a judge's name (as devices join with it)
 MAX_CALL_ID = 36  # a judge call's id (server/calls)
 MAX_OPEN_FACTS = 32  # facts a penalty may be recorded without (its pending fields' facts)
 MAX_FACT_PATH = 200  # a rooted fact path's characters ("facts.current_game.winner")
+MAX_SECTIONS = 8  # sections of a decklist (the shared ones are main, side and extra)
+MAX_CARD_LINES = 250  # card lines of a decklist's section (decklists.common.MAX_ENTRIES in all)
+MAX_FOUND = 100  # cards a deck check found that the list does not have there
 PLAYER_TYPES = ("penalty", "appeal")  # the types whose payload.player fills records.player
 
 
@@ -331,10 +337,76 @@ class VoidPayload(PayloadSchema):
         return None
 
 
+SECTION_ID = Regexp(r"^[a-z0-9_]{1,32}$", error="must be a section id (a-z, 0-9, _; up to 32)")
+
+
+class CardField(Schema):
+    """One card line of a decklist: its count, and its name as written or its code (both
+    where the format gives both)."""
+
+    class Meta:
+        unknown = RAISE
+
+    count = Int(1, 999, required=True)
+    name = Text(200, allow_none=True)
+    code = Text(64, allow_none=True)
+
+    @validates_schema
+    def _named(self, data, **kwargs):
+        if not data.get("name") and not data.get("code"):
+            raise ValidationError("a card has a name or a code", "name")
+
+
+class SectionField(Schema):
+    class Meta:
+        unknown = RAISE
+
+    id = Text(32, required=True, validate=SECTION_ID)
+    cards = fields.List(fields.Nested(CardField), required=True, validate=Length(1, MAX_CARD_LINES))
+
+
+class FoundField(Schema):
+    """A card a deck check counted in a section whose list does not have it there."""
+
+    class Meta:
+        unknown = RAISE
+
+    section = Text(32, required=True, validate=SECTION_ID)
+    name = Text(200, required=True)
+    count = Int(1, 999, required=True)
+
+
+class DecklistPayload(PayloadSchema):
+    """One version of a player's registered decklist (every version is kept; the latest counts:
+    shared_rules.decklists.current). Made by the server only, for the organiser (the pages) or
+    for the player (the players' page, with their code, before the deadline): `by`. `format`
+    is the format its text was read in (server/decklists); `late` marks a version stored after
+    the event's deadline."""
+
+    player = PlayerRef(required=True)
+    format = Choice(tuple(FORMATS), required=True)
+    sections = fields.List(fields.Nested(SectionField), required=True, validate=Length(1, MAX_SECTIONS))
+    by = Choice(("player", "organiser"), required=True)
+    late = Bool(allow_none=True)
+
+    def event_problem(self, record, where):
+        if not isinstance(record["payload"]["player"], int):
+            return "payload.player: a decklist belongs to a player of the event (an id)"
+        ids = [s["id"] for s in record["payload"]["sections"]]
+        if len(set(ids)) != len(ids):
+            return "payload.sections: a section appears twice"
+        return None
+
+
 class DeckCheckPayload(PayloadSchema):
     """A deck check of one player at a table: a "started" record when the judge takes the
     deck, a "finished" record naming it (`started`) with the outcome when the deck is back
-    (WotF §3.8: the table's time extension is asked of the engine from the two times)."""
+    (WotF §3.8: the table's time extension is asked of the engine from the two times).
+
+    A finished check counted against the player's registered list names that list's version
+    (`decklist`) and holds what was counted: `counts` `{section: [count per card line]}` and
+    `found` (cards counted where the list does not have them). Its outcome must be what
+    shared_rules.decklists.compare finds: "ok" exactly when nothing differs."""
 
     player = PlayerRef(required=True)
     table = Int(1, MAX_TABLE, required=True)
@@ -343,6 +415,11 @@ class DeckCheckPayload(PayloadSchema):
     started = RecordRef(types=("deck_check",), allow_none=True)
     outcome = Choice(("ok", "wrong"), allow_none=True)
     mid_game = Bool(allow_none=True)
+    decklist = RecordRef(types=("decklist",), allow_none=True)
+    counts = fields.Dict(keys=Text(32, validate=SECTION_ID),
+                         values=fields.List(Int(0, 999), validate=Length(max=MAX_CARD_LINES)),
+                         validate=Length(max=MAX_SECTIONS), allow_none=True)
+    found = fields.List(fields.Nested(FoundField), validate=Length(max=MAX_FOUND), allow_none=True)
 
     @validates_schema
     def _phase_fields(self, data, **kwargs):
@@ -351,14 +428,36 @@ class DeckCheckPayload(PayloadSchema):
             raise ValidationError("a finished check names its started record", "started")
         if not finished and (data.get("started") is not None or data.get("outcome") is not None):
             raise ValidationError("only a finished check has started and outcome", "started")
+        given = [name for name in ("counts", "found") if data.get(name) is not None]
+        if given and not finished:
+            raise ValidationError("only a finished check holds what was counted", given[0])
+        if given and data.get("decklist") is None:
+            raise ValidationError("a count names the decklist it was counted against", "decklist")
+        if data.get("decklist") is not None and data.get("counts") is None:
+            raise ValidationError("a count against a decklist holds the counts of its lines", "counts")
 
     def event_problem(self, record, where):
-        started = where.known.get(record["payload"].get("started"))
+        payload = record["payload"]
+        started = where.known.get(payload.get("started"))
         if started is not None and started.payload.get("phase") != "started":
             return "payload.started: must name a started check"
         if started is not None and (history_player_key(started.payload.get("player"))
-                                    != history_player_key(record["payload"]["player"])):
+                                    != history_player_key(payload["player"])):
             return "payload.player: not the player of the started check"
+        listed = where.known.get(payload.get("decklist"))
+        if listed is None:
+            return None
+        if history_player_key(listed.payload.get("player")) != history_player_key(payload["player"]):
+            return "payload.decklist: not a decklist of this player"
+        if payload.get("counts") is None:
+            return None
+        try:
+            found = compare(listed.payload["sections"], payload["counts"], payload.get("found"))
+        except RuleError as err:
+            return f"payload.{err.field}: {err.message}"
+        if (payload.get("outcome") == "ok") != found["matches"]:
+            return (f"payload.outcome: the count differs from the list in {len(found['differences'])} ways"
+                    if found["differences"] else "payload.outcome: the count matches the list")
         return None
 
 
@@ -411,6 +510,7 @@ PAYLOADS = {
     "resolution": ResolutionPayload(),
     "void": VoidPayload(),
     "deck_check": DeckCheckPayload(),
+    "decklist": DecklistPayload(),
     "appeal": AppealPayload(),
     "appeal_decision": AppealDecisionPayload(),
 }
@@ -437,6 +537,13 @@ RECORD_SCHEMA = RecordSchema()
 def event_refs(record_type: str) -> dict[str, EventRef]:
     """The payload fields of a type that must exist in the event, by name."""
     return {name: f for name, f in PAYLOADS[record_type].fields.items() if isinstance(f, EventRef)}
+
+
+def record_refs(record_type: str, payload: dict) -> list[str]:
+    """The ids of every record a record names (a finished deck check names its started check
+    and the decklist it was counted against)."""
+    return [payload[name] for name, field in event_refs(record_type).items()
+            if isinstance(field, RecordRef) and isinstance(payload.get(name), str)]
 
 
 def target_of(record_type: str, payload: dict) -> str | None:

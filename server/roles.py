@@ -30,6 +30,9 @@ ACTIONS = {
     "read_calls": JUDGES,  # the event's judge calls
     "answer_calls": JUDGES,  # take a call, close it with a ruling
     "read_deck_checks": HEADS,  # deck-check coverage (checked players, top-cut players never checked)
+    # a player's own decklist, read and submitted with their code (players' page); the lists
+    # reach judges through sync (RECORDS "decklist")
+    "own_decklist": EVERYONE,
     "organiser_pages": ("organiser",),
 }
 
@@ -45,6 +48,8 @@ RECORDS = {
     "resolution": (HEADS, JUDGES),
     "void": (DEVICES, DEVICES),
     "deck_check": (JUDGES, JUDGES),
+    # made by the server alone: for the organiser (pages) or a player (players' page, with a code)
+    "decklist": (("organiser",), JUDGES),
     "appeal": (JUDGES, JUDGES),
     "appeal_decision": (HEADS, JUDGES),
 }

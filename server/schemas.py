@@ -5,6 +5,7 @@ from marshmallow import INCLUDE, Schema, fields, validate
 
 from shared_rules.translations import ENGLISH, LANGUAGES
 
+from .decklists import FORMATS
 from .fields import MAX_BIGINT, Int, Text
 from .models import ROLES
 
@@ -147,6 +148,10 @@ class EventDetailOut(JoinEventOut):
     players = fields.List(fields.Nested(PlayerOut))
     rounds = fields.List(fields.Nested(RoundTablesOut))
     me = fields.Nested(MeOut)
+    decklists = fields.Dict(metadata={
+        "description": "{deadline_ms (null: players do not submit), sections: [{id, minimum, maximum, stated, "
+                       "setting}]}: the decklist sections with the sizes the event asks (the ruleset's where it "
+                       "states them, else the organiser's setting; null: no bound)"})
 
 
 class SyncIn(Schema):
@@ -206,6 +211,35 @@ class DeckChecksOut(Schema):
                        "label, top_cut_checked, top_cut_label, top_cut_field, explain, sources, notes, stated, "
                        "covered, english}; 'not stated' where the ruleset is silent; english: the paths of "
                        "texts shown in English for want of a current translation"})
+
+
+class DecklistCodeIn(Schema):
+    code = Text(32, required=True, metadata={"description": "the player's decklist code, as the organiser handed it"})
+
+
+class DecklistIn(DecklistCodeIn):
+    text = Text(200_000, multiline=True, required=True, metadata={"description": "the list as written"})
+    format = fields.String(validate=validate.OneOf(sorted(FORMATS)), metadata={
+        "description": "the list's format (absent: recognised from the text)"})
+
+
+class DecklistPlayerOut(Schema):
+    id = fields.Integer()
+    name = fields.String()
+
+
+class DecklistOut(Schema):
+    player = fields.Nested(DecklistPlayerOut)
+    deadline_ms = fields.Integer(allow_none=True, metadata={"description": "null: players do not submit"})
+    open = fields.Boolean(metadata={"description": "whether the player may submit now (server clock)"})
+    now_ms = fields.Integer()
+    versions = fields.Integer(metadata={"description": "versions of the player's list stored"})
+    list = fields.Dict(allow_none=True, metadata={
+        "description": "the registered list: {record, format, by: player | organiser, late, created_ms, seq, "
+                       "sections: [{id, name, count, cards: [{count, name?, code?}]}], total, problems: "
+                       "[{section, problem: too_few | too_many, count, minimum | maximum}]}"})
+    sections = fields.List(fields.Dict(), metadata={
+        "description": "the decklist sections with the sizes the event asks: {id, minimum, maximum, stated}"})
 
 
 class HistoryOut(Schema):

@@ -14,7 +14,7 @@ from . import roles, timeutil
 from .extensions import db
 from .models import Device, Event, Pairing, Player, Record, Round
 from .reconcile import reconcile
-from .records import PAYLOADS, PlayerRef, check_shape, event_refs, known_readable, player_key, readable
+from .records import PAYLOADS, PlayerRef, check_shape, event_refs, known_readable, player_key, readable, record_refs
 
 FIELDS = ("type", "device", "judge", "created_ms", "payload")
 
@@ -38,7 +38,7 @@ class _Batch:
 
     def __init__(self, event: Event, device: Device, recs: list[dict]):
         self.event, self.device = event, device
-        ids = {r["id"] for r in recs} | {r["target"] for r in recs if r["target"]}
+        ids = {r["id"] for r in recs} | {ref for r in recs for ref in record_refs(r["type"], r["payload"])}
         self.known = {r.id: r for r in db.session.scalars(
             db.select(Record).where(Record.id.in_(ids)))} if ids else {}
         players = {value for r in recs for name, field in event_refs(r["type"]).items()

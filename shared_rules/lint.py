@@ -20,7 +20,10 @@
   them, and feeds at least one field: a fact that feeds none would be asked for nothing; a
   declaration for a fact the rules never ask, or naming a field that is not an answer field of
   the query, is a problem too;
+- every infraction literal set to an infraction-typed answer field is a declared infraction;
 - every infraction's ``category`` is one of the ruleset's ``categories``;
+- every decklist section is one queries.json names (``sections``), once, and a size the
+  document states cites where (on the size or its section), with a minimum not above its maximum;
 - defaults are allowed values, ids are unique, and every ``source`` cites the document
   (``"<document id> §<section>"``, or the public full text of the same document, named as such).
 """
@@ -55,6 +58,7 @@ def lint(data: dict) -> list[str]:
         return [f"{error.field}: {error.message}"]
     penalties = [p.get("id") for p in data.get("penalties", []) if isinstance(p, dict)]
     problems += _ids(data)
+    problems += _sections(data)
     problems += _sources(data)
     problems += _settings(data, words)
     for name, steps in (data.get("ladders") or {}).items():
@@ -80,6 +84,29 @@ def _ids(data: dict) -> list[str]:
         category = item.get("category") if isinstance(item, dict) else None
         if category is not None and category not in categories:
             problems.append(f"infractions[{i}].category: {category!r} is not one of the ruleset's categories")
+    return problems
+
+
+def _sections(data: dict) -> list[str]:
+    """A ruleset's decklist sections: shared ids, each once; a stated size with a source."""
+    problems = []
+    shared = [k for k in vocab.shared().get("sections", {}) if not k.startswith("$")]
+    seen: set = set()
+    for i, section in enumerate(data.get("sections") or []):
+        ident = section.get("id")
+        if ident not in shared:
+            problems.append(f"sections[{i}].id: {ident!r} is not a section queries.json names ({', '.join(shared)})")
+        if ident in seen:
+            problems.append(f"sections[{i}].id: {ident!r} is used twice")
+        seen.add(ident)
+        size = section.get("size") or {}
+        if size.get("stated") and "source" not in size and "source" not in section:
+            problems.append(f"sections[{i}].size: a stated size needs a source")
+        if not size.get("stated") and (size.get("minimum") is not None or size.get("maximum") is not None):
+            problems.append(f"sections[{i}].size: a size not stated has no numbers (the organiser sets them)")
+        low, high = size.get("minimum"), size.get("maximum")
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            problems.append(f"sections[{i}].size: minimum {low} is above maximum {high}")
     return problems
 
 
@@ -136,6 +163,8 @@ def _query(data: dict, query: str, words: dict, event: dict, penalties: list) ->
     gen = Gen(data, words["facts"], event)
     answer = words["answer"]
     penalty_fields = {name for name, spec in answer.items() if spec.get("type") in vocab.PENALTY_TYPES}
+    infraction_fields = {name for name, spec in answer.items() if spec.get("type") == "infraction"}
+    infractions = [i.get("id") for i in data.get("infractions", []) if isinstance(i, dict)]
     deciding = {name for name, spec in answer.items() if spec.get("decides", True)}
     for name, spec in answer.items():
         for step, fact in (spec.get("continues") or {}).items():
@@ -164,6 +193,9 @@ def _query(data: dict, query: str, words: dict, event: dict, penalties: list) ->
                 problems.append(f"{node.path}.set.{field}: the engine writes {field!r} itself")
             if field in penalty_fields:
                 problems += [f"{node.path}.set.{field}: {p}" for p in checker.values(expr)]
+            if field in infraction_fields:
+                problems += [f"{node.path}.set.{field}: {value!r} is not a declared infraction"
+                             for value in _literals(expr) if value is not None and value not in infractions]
         for i, option in enumerate(rule.get("options") or []):
             if isinstance(option, dict):
                 problems += [f"{node.path}.options[{i}].penalty: {p}" for p in checker.values(option.get("penalty"))]

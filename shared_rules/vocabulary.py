@@ -17,7 +17,8 @@ wins a match needs): ``{"id", "when", "field", "text"}``, refused when ``when`` 
 
 A ruleset may add fields to a shared fact but not change a shared fact's type. ``values_from``
 takes a closed list from the ruleset (``levels``, ``best_of``, ``infractions``,
-``penalties``); penalty-typed fields take the ruleset's penalty ids. The result is plain data:
+``penalties``, ``sections``: the parts of a decklist it names, with their names); penalty-typed
+fields take the ruleset's penalty ids. The result is plain data:
 
     {"level_label", "event": {name: SPEC},
      "queries": {query: {"summary", "facts": {name: SPEC}, "answer": {name: ANSWER_SPEC},
@@ -88,7 +89,10 @@ def for_ruleset(ruleset: dict, base: dict | None = None) -> dict:
         "best_of": list(ruleset.get("best_of", [])),
         "infractions": [i["id"] for i in ruleset.get("infractions", [])],
         "penalties": [p["id"] for p in ruleset.get("penalties", [])],
+        "sections": [s["id"] for s in ruleset.get("sections", [])],
     }
+    # what people call each value of a list, where the list's items have names of their own
+    names = {"sections": {s["id"]: s.get("name", s["id"]) for s in ruleset.get("sections", [])}}
     event = merge_fields(base["event"], ruleset.get("event", {}), "event")
     if not lists["levels"]:
         event.pop("level")
@@ -99,7 +103,7 @@ def for_ruleset(ruleset: dict, base: dict | None = None) -> dict:
     for name, spec in event.items():
         if name in defaults:
             spec["default"] = defaults[name]
-    _resolve(event, lists)
+    _resolve(event, lists, names)
     queries = {}
     for name, program in ruleset.get("queries", {}).items():
         shape = base["queries"].get(name)
@@ -107,7 +111,7 @@ def for_ruleset(ruleset: dict, base: dict | None = None) -> dict:
             raise RuleError(f"ruleset {ruleset.get('id')} has a query {name!r} that queries.json does not define",
                             field=f"queries.{name}", allowed=sorted(base["queries"]))
         facts = merge_fields(shape["facts"], program.get("facts", {}), f"queries.{name}.facts")
-        _resolve(facts, lists)
+        _resolve(facts, lists, names)
         own = program.get("answer", {})
         answer = {field: {**spec, **own.get(field, {})} for field, spec in shape["answer"].items()}
         answer.update({field: dict(spec) for field, spec in own.items() if field not in answer})
@@ -137,16 +141,18 @@ def merge_fields(common: dict, own: dict, where: str) -> dict:
     return out
 
 
-def _resolve(fields: dict, lists: dict) -> None:
+def _resolve(fields: dict, lists: dict, names: dict) -> None:
     for spec in fields.values():
         source = spec.pop("values_from", None)
         if source is not None:
             spec["values"] = list(lists[source])
+            if source in names and "names" not in spec:
+                spec["names"] = dict(names[source])
         elif spec.get("type") in PENALTY_TYPES:
             spec["values"] = list(lists["penalties"])
         for nested in ("fields", "items"):
             if nested in spec:
-                _resolve(spec[nested], lists)
+                _resolve(spec[nested], lists, names)
 
 
 def spec_at(fields: dict, parts: list[str]) -> tuple[list[str], dict | None]:

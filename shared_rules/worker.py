@@ -26,7 +26,11 @@ own and everything here runs the same under CPython (tests/test_worker.py):
   included (review.review: penalties waiting for the head judge, flagged penalties, appeals;
   with ``judge``, each appeal says whether that judge must name the judge consulted);
 - ``consult_problem``: ``{"ruled_by", "judge", "consulted"}`` -> why that head judge may not
-  decide the appeal naming ``consulted``, or null (review.consult_problem, WotF §3.9).
+  decide the appeal naming ``consulted``, or null (review.consult_problem, WotF §3.9);
+- ``decklist_compare``: ``{"sections", "counts", "found"?}`` -> the deck as counted against its
+  registered list: missing, extra and wrong-section cards (decklists.compare);
+- ``decklist_sizes``: ``{"sections", "limits"}`` -> where a list breaks the deck sizes
+  (decklists.size_problems).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from . import board, history, review, translations
+from . import board, decklists, history, review, translations
 from .engine import compiled_ruleset, evaluate
 from .errors import RuleError
 from .introspect import facts_read
@@ -96,6 +100,8 @@ ACTIONS: dict[str, Callable[[Any], Any]] = {
     "review": _review,
     "consult_problem": lambda request: review.consult_problem(request.get("ruled_by"), request.get("judge"),
                                                               request.get("consulted")),
+    "decklist_compare": lambda request: decklists.compare(request["sections"], request["counts"], request.get("found")),
+    "decklist_sizes": lambda request: decklists.size_problems(request["sections"], request["limits"]),
 }
 
 

@@ -121,3 +121,34 @@ def test_a_policy_with_a_time_procedure_shows_players_what_happens_at_time(rules
         assert shown and all(t in all_ids(data) for t in shown)
     else:
         assert shown == []
+
+
+def test_decklist_sections_and_their_infractions_are_linted():
+    """A section queries.json does not name, one twice, a stated size with no source or a size
+    not stated with numbers, and an infraction a decklist problem names that the ruleset does
+    not declare: each named with its path."""
+    data = copy.deepcopy(present("dci-upg"))
+    data["sections"].append({"id": "sideboard", "name": "x", "size": {"minimum": None, "maximum": None,
+                                                                       "stated": False}})
+    data["sections"].append(copy.deepcopy(data["sections"][0]))
+    data["sections"][0]["size"] = {"minimum": 60, "maximum": 40, "stated": True}
+    data["sections"][0].pop("source")
+    data["sections"][1]["size"]["maximum"] = 15
+    steps = data["queries"]["decklist_problem"]["steps"][0]["first"]
+    steps[0]["set"]["infraction"] = "no_such_infraction"
+    problems = lint(data)
+    assert "sections[2].id: 'sideboard' is not a section queries.json names (main, side, extra)" in problems
+    assert "sections[3].id: 'main' is used twice" in problems
+    assert "sections[0].size: a stated size needs a source" in problems
+    assert "sections[0].size: minimum 60 is above maximum 40" in problems
+    assert "sections[1].size: a size not stated has no numbers (the organiser sets them)" in problems
+    assert any(p.endswith("set.infraction: 'no_such_infraction' is not a declared infraction") for p in problems)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_ruleset_names_its_decklist_sections_and_says_where_a_size_is_not_stated(ruleset_id):
+    data = present(ruleset_id)
+    assert data["sections"] and data["sections"][0]["id"] == "main"
+    for section in data["sections"]:
+        size = section["size"]
+        assert size["stated"] or size["note"].startswith("Not stated")

@@ -14,6 +14,21 @@ PLAIN_SCREENS = [("players", "#/history", "#history-filter"),
                  ("event", "#/join", "#leave-btn"), ("sync", "#/sync", "#sync-now")]
 
 
+def registered_list(flask_server, slug):
+    """A registered list for the event's first player, players' submissions open for an hour:
+    that player's decklist code."""
+    from server.decklist_intake import ensure_codes, register, set_deadline
+    from server.events import get_event
+    from server.timeutil import now_ms
+
+    with flask_server.app.app_context():
+        event = get_event(slug)
+        ensure_codes(event)
+        set_deadline(event, now_ms() + 3_600_000)
+        register(event, event.players[0], "20 Wonder Card\n10 Other Card (ABC 12)\n", None, "organiser")
+        return event.players[0].decklist_code
+
+
 def check(page, screen, found):
     """Run axe on what `page` shows in both colour schemes; adds "<screen> (<scheme>): ..."
     lines to `found` for each violation."""
@@ -30,6 +45,7 @@ def test_every_screen_has_no_axe_violation(browser, flask_server, size):
     flask_server.start_round(slug)
     assert flask_server.app.test_client().post(
         f"/api/events/{slug}/calls", json={"table": 1}).status_code == 201
+    code = registered_list(flask_server, slug)
     ctx = browser.returning(flask_server.url, viewport=size)
     found = []
     try:
@@ -59,6 +75,20 @@ def test_every_screen_has_no_axe_violation(browser, flask_server, size):
         look_up_penalty(page, "decklist", "late_decklist", event["players"][0]["id"])
         check(page, "penalty", found)
 
+        page.wait_for_function("async () => (await window.judgeApp.decklists()) === 1")
+        page.goto(f"{flask_server.url}/#/history/{event['players'][0]['id']}")
+        page.wait_for_selector("#player-list")
+        page.click("#player-list summary")
+        check(page, "players (a registered list)", found)
+
+        page.goto(flask_server.url + "/#/clock")
+        page.click('li[data-table="1"] button[aria-label="Deck check at table 1"]')
+        page.click("#dc-start")
+        page.wait_for_selector("main[data-screen=deck] .count-row")
+        page.locator(".count-row button[data-all]").first.click()
+        page.wait_for_selector("#dk-diff-list li")
+        check(page, "deck count", found)
+
         for name, where, ready in PLAIN_SCREENS:
             page.goto(f"{flask_server.url}/{where}")
             page.wait_for_selector(ready)
@@ -69,6 +99,13 @@ def test_every_screen_has_no_axe_violation(browser, flask_server, size):
         public.wait_for_selector("#pub-rules h2")
         public.wait_for_function("() => /Round 1/.test(document.querySelector('#pub-label').textContent)")
         check(public, "players' page", found)
+
+        public.goto(flask_server.url + f"/#/event/{slug}/decklist/{code}")
+        public.wait_for_selector("#dl-form")
+        public.fill("#dl-text", "4 Lightning Bolt\nCounterspell\n")
+        public.click("#dl-send")
+        public.wait_for_selector("#dl-lines li")
+        check(public, "a player's decklist", found)
 
         public.goto(flask_server.url + f"/#/event/{slug}/table/2")
         public.wait_for_selector("#call-btn:not([disabled])")

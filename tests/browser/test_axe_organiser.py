@@ -1,6 +1,7 @@
 """Accessibility of the organiser pages: axe-core finds no violation on any of them (login,
 event list, event page with a round running, a judge call and a penalty, which
-holds the round board, the judge calls and the deck checks, and the table QR sheet) on a
+holds the round board, the judge calls and the deck checks, the decklists pages (the list,
+one player's, the print sheet, the code slips) and the table QR sheet) on a
 390 and a 320 px wide phone, in the light and the dark colour scheme; and every control
 is at least 44 px both ways."""
 
@@ -27,6 +28,7 @@ def busy_event(flask_server):
     """An event with round 1 running, an open judge call and a penalty with notes and a fact
     still open when it was recorded (so that every part of the event page has rows)."""
     from server import timeutil
+    from server.decklist_intake import ensure_codes, register, set_deadline, set_sizes
     from server.events import get_event, organiser_device
     from server.sync import push
 
@@ -41,6 +43,11 @@ def busy_event(flask_server):
                               "infraction": "slow_play", "penalty": "warning", "notes": "twice",
                               "open_facts": ["facts.caught_quickly_and_simple"]}}
         assert push(ev, device, [record])[0]["status"] == "accepted"
+        ensure_codes(ev)
+        set_deadline(ev, timeutil.now_ms() + 3_600_000)
+        set_sizes(ev, {"main": (60, None), "side": (None, 15)})
+        register(ev, ev.players[0], "56 Island\n4 Lightning Bolt\n\n15 Negate\n", None, "player")
+        register(ev, ev.players[1], "40 Mountain\n", None, "organiser")
     return event
 
 
@@ -70,7 +77,12 @@ def test_the_organiser_pages_have_no_axe_violations_and_big_enough_targets(brows
         page.fill("input[name=password]", "browser-tests")
         page.click("button:text('Log in')")
         page.wait_for_url("**/organiser/")
+        player = busy_event["players"][1]["id"]
         for name, path in [("index", "/organiser/"), ("event", f"/organiser/events/{slug}"),
+                           ("decklists", f"/organiser/events/{slug}/decklists"),
+                           ("a player's decklist", f"/organiser/events/{slug}/decklists/{player}"),
+                           ("decklists to print", f"/organiser/events/{slug}/decklists/print"),
+                           ("decklist codes", f"/organiser/events/{slug}/decklists/codes"),
                            ("tables", f"/organiser/events/{slug}/tables")]:
             page.goto(flask_server.url + path)
             if name == "event":
@@ -79,6 +91,10 @@ def test_the_organiser_pages_have_no_axe_violations_and_big_enough_targets(brows
                 assert page.locator("#penalties td.lead").count() == 1
                 assert page.locator("#deck-checks h2").count() == 1
                 shoot(page, f"organiser-event-{scheme}", sizes=(size,))
+            if name == "decklists":
+                assert page.locator("#decklists tr[data-player]").count() == 4
+                assert page.locator("#decklists .problem").count() == 1
+                shoot(page, f"organiser-decklists-{scheme}", sizes=(size,))
             found[name] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
     finally:

@@ -189,11 +189,13 @@ def test_without_a_build_the_root_says_so(tmp_path, request):
 
 
 def test_demo_loads_one_event_per_ruleset_once_and_prints_join_codes(tmp_path, monkeypatch):
+    """One event per ruleset (eight players, four tables), and the decklist event (32 players,
+    sixteen tables: demo_decks.py)."""
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/demo.sqlite3")
     monkeypatch.delenv("ORGANISER_PASSWORD", raising=False)
     app = create_app({"TESTING": True}, instance_path=str(tmp_path))
     out = app.test_cli_runner().invoke(args=["demo"]).output
-    assert out.count("join code ") == len(shared_rules.ruleset_ids())
+    assert out.count("join code ") == len(shared_rules.ruleset_ids()) + 1
     password = out.rsplit("password: ", 1)[1].strip()
     assert (tmp_path / "organiser_password").read_text().strip() == password
     again = app.test_cli_runner().invoke(args=["demo"]).output
@@ -202,8 +204,8 @@ def test_demo_loads_one_event_per_ruleset_once_and_prints_join_codes(tmp_path, m
                            if "join code" in line)
     with app.app_context():
         count = len(shared_rules.ruleset_ids())
-        assert db.session.execute(sa.text("select count(*) from events")).scalar() == count
-        assert db.session.execute(sa.text("select count(*) from pairings")).scalar() == 4 * count
+        assert db.session.execute(sa.text("select count(*) from events")).scalar() == count + 1
+        assert db.session.execute(sa.text("select count(*) from pairings")).scalar() == 4 * count + 16
         db.engine.dispose()
 
 

@@ -72,7 +72,7 @@ def test_demo_prints_join_links_at_public_url_and_warns_about_loopback(tmp_path,
     public = create_app({"TESTING": True, "PUBLIC_URL": "https://judges.example.org"}, instance_path=str(tmp_path))
     out = public.test_cli_runner().invoke(args=["demo"]).output
     codes = re.findall(r"join code (\w+)", out)
-    assert len(codes) == 4
+    assert len(codes) == 5  # one event per ruleset, and the decklist event
     assert all(f"join link https://judges.example.org/#/join/{c}" in out for c in codes)
     assert "Phones cannot open" not in out
     local = create_app({"TESTING": True}, instance_path=str(tmp_path)).test_cli_runner().invoke(args=["demo"]).output

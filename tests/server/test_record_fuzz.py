@@ -12,9 +12,12 @@ import pytest
 from server_helpers import Phone, add_event, set_role
 
 from server.clock import start_round
+from server.decklist_intake import register
+from server.events import organiser_device
 from server.extensions import db
 from server.models import Event, Record
 from server.records import PAYLOADS, RECORD_SCHEMA
+from server.sync import push
 
 
 def _deep(levels):
@@ -67,6 +70,9 @@ def stage(app, client, now):
     check = head.record("deck_check", {"player": ada, "table": 1, "round": 1, "phase": "started"})
     appeal = head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "r", "ruled_by": "Fay Floor"})
     assert [r["status"] for r in head.sync([target, extension, check, appeal])["results"]] == ["accepted"] * 4
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        listed = register(ev, ev.players[0], "4 Lightning Bolt\n", None, "organiser")
 
     appeals: list[str] = []
 
@@ -99,15 +105,40 @@ def stage(app, client, now):
         "resolution": lambda: head.record("resolution", {"record": target["id"], "reason": "kept"}),
         "void": lambda: head.record("void", {"record": extension["id"], "reason": "entered twice"}),
         "deck_check": lambda: head.record("deck_check", {"player": ada, "table": 1, "round": 1, "phase": "finished",
-                                                         "started": check["id"], "outcome": "ok", "mid_game": False}),
+                                                         "started": check["id"], "outcome": "wrong", "mid_game": False,
+                                                         "decklist": listed.id, "counts": {"main": [3]},
+                                                         "found": [{"section": "main", "name": "Shock", "count": 1}]}),
         "appeal": lambda: head.record("appeal", {"player": ada, "table": 1, "round": 1, "ruling": "a ruling",
                                                  "ruled_by": "Fay Floor", "call": "c1", "penalty": target["id"]}),
         "appeal_decision": lambda: head.record("appeal_decision", {"appeal": fresh_appeal(), "outcome": "changed",
                                                                    "ruling": "another", "consulted": "Fay Floor"}),
     }
     good["appeal_decision"].prepare = prepare_appeals
+    with app.app_context():
+        organiser_id = organiser_device(db.session.get(Event, event["id"])).id
+
+    def decklist():
+        """A decklist version as the server makes them: the organiser's pseudo-device pushes it
+        (roles.RECORDS: no device may), through the same checks as any push."""
+        return head.record("decklist", {"player": ada, "format": "plain", "by": "organiser", "late": False,
+                                        "sections": [{"id": "main", "cards": [{"count": 4, "name": "Lightning Bolt"},
+                                                                              {"count": 56, "code": "M11 149"}]}]},
+                           device=organiser_id, judge="organiser")
+    good["decklist"] = decklist
     assert set(good) == set(PAYLOADS)  # a new record type must be fuzzed too
     return event, head, good
+
+
+def _push(app, client, event, head, record_type, records):
+    """Push a batch as its writer would: the organiser's pseudo-device (server code) for a
+    decklist, the head judge's phone (the sync endpoint) for every other type. (status, results)."""
+    if record_type != "decklist":
+        res = client.post(f"/api/events/{event['slug']}/sync", headers=head.headers,
+                          json={"device": head.id, "cursor": 0, "records": records})
+        return res.status_code, (res.get_json() or {}).get("results")
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        return 200, push(ev, organiser_device(ev), json.loads(json.dumps(records)))
 
 
 def _views(app, client, event, head, organiser_client):
@@ -175,14 +206,12 @@ def test_odd_records_break_no_batch_and_no_view(app, client, stage, request, roo
                     rec = _put(rec, path, value)
                 odd.append(rec)
             before, after = make(), make()
-            res = client.post(f"/api/events/{event['slug']}/sync", headers=head.headers,
-                              json={"device": head.id, "cursor": 0, "records": [before, *odd, after]})
+            status, results = _push(app, client, event, head, record_type, [before, *odd, after])
             batches += 1
             tried += len(odd)
-            if res.status_code != 200:
+            if status != 200:
                 failed_batches += 1
                 continue
-            results = res.get_json()["results"]
             assert results[0] == {"id": before["id"], "status": "accepted"}
             assert results[-1] == {"id": after["id"], "status": "accepted"}
             field = path if where == "envelope" else "payload." + ".".join(path)

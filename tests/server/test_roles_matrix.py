@@ -10,6 +10,7 @@ from conftest import log_in
 from server_helpers import Phone, add_event, set_role
 
 from server import roles
+from server.decklist_intake import ensure_codes, register, set_deadline
 from server.extensions import db
 from server.models import Event
 
@@ -35,6 +36,8 @@ EXPECTED = {
     "POST .../calls/<id>/take":              "-YY----",
     "POST .../calls/<id>/close":             "-YY----",
     "GET /api/events/<slug>/deck-checks":    "--Y----",
+    "POST .../decklist/mine (a code)":       "YYYYYYY",
+    "POST .../decklist (a code)":            "YYYYYYY",
     "push penalty":                          "-YY----",
     "push time_extension":                   "-YY----",
     "push time_call":                        "-YY----",
@@ -42,12 +45,14 @@ EXPECTED = {
     "push approval":                         "--Y----",
     "push resolution":                       "--Y----",
     "push deck_check":                       "-YY----",
+    "push decklist":                         "-------",
     "push appeal":                           "-YY----",
     "push appeal_decision":                  "--Y----",
     "push void of own record":               "-YYY---",
     "push void of another's record":         "--Y----",
     "pull penalties":                        "-YY----",
     "pull time extensions":                  "-YYY---",
+    "pull decklists":                        "-YY----",
     "organiser: events list":                "------Y",
     "organiser: event page":                 "------Y",
     "organiser: create event":               "------Y",
@@ -69,6 +74,14 @@ EXPECTED = {
     "organiser: export appeals CSV":         "------Y",
     "organiser: table QR cards":             "------Y",
     "organiser: set the call escalation":    "------Y",
+    "organiser: decklists page":             "------Y",
+    "organiser: set the decklist deadline":  "------Y",
+    "organiser: set the deck sizes":         "------Y",
+    "organiser: enter a player's list":      "------Y",
+    "organiser: lists from a CSV":           "------Y",
+    "organiser: print the lists":            "------Y",
+    "organiser: export the lists (CSV)":     "------Y",
+    "organiser: print the players' codes":   "------Y",
     "organiser: log out (last: it ends the session)": "------Y",
 }
 
@@ -93,11 +106,17 @@ def world(app, client, now):
     writer.sync([penalty, extension, appeal])
     organiser = log_in(app.test_client())
     organiser.form(f"/organiser/events/{event['slug']}/devices/{phones['revoked'].id}", action="revoke")
+    with app.app_context():
+        ev = db.session.get(Event, event["id"])
+        ensure_codes(ev)
+        set_deadline(ev, 2**62)
+        register(ev, ev.players[0], "60 Island\n", None, "organiser")
+        code = ev.players[0].decklist_code
     spare = Phone(client, {**event, "code": _code(app, event)}, judge="Spare")  # for role and revoke actions
     others = spare.record("match_result", {"table": 5, "round": 1, "result": "A"})
     spare.sync([others])
     return {"app": app, "event": event, "phones": phones, "organiser": organiser, "penalty": penalty,
-            "spare": spare, "others": others, "appeal": appeal}
+            "spare": spare, "others": others, "appeal": appeal, "decklist_code": code}
 
 
 def _code(app, event):
@@ -118,6 +137,12 @@ def _attempt(world, subject, action) -> bool:
         return _records_action(world, subject, phone, action)
     if "calls" in action or "stream" in action:
         return _calls_action(world, client, headers, action)
+    if "/decklist" in action:
+        body = {"code": world["decklist_code"]}
+        if action.startswith("POST .../decklist (a code)"):
+            return client.post(f"/api/events/{slug}/decklist", json={**body, "text": "60 Island\n"},
+                               headers=headers).status_code == 201
+        return client.post(f"/api/events/{slug}/decklist/mine", json=body, headers=headers).status_code == 200
     if action.startswith("POST /api/join"):
         code = event["code"] if subject == "revoked" else _code(app, event)
         res = client.post("/api/join", json={"code": code, "device_name": "p", "judge_name": subject})
@@ -172,7 +197,7 @@ def _records_action(world, subject, phone, action):
     if action.startswith("pull "):
         res = phone.client.post(f"/api/events/{event['slug']}/sync", headers=phone.headers,
                                 json={"device": phone.id, "cursor": 0})
-        wanted = "penalty" if kind == "penalties" else "time_extension"
+        wanted = {"penalties": "penalty", "decklists": "decklist"}.get(kind, "time_extension")
         return res.status_code == 200 and any(r["type"] == wanted for r in res.get_json()["records"])
     if kind == "void of own record":
         own = phone.record("match_result", {"table": 9, "round": 1, "result": "draw"})
@@ -192,6 +217,9 @@ def _records_action(world, subject, phone, action):
         "appeal": lambda: phone.record("appeal", {"player": "Ben Carter", "ruling": "no", "ruled_by": "Fay Floor"}),
         "appeal_decision": lambda: phone.record("appeal_decision", {"appeal": world["appeal"]["id"],
                                                                     "outcome": "confirmed"}),
+        "decklist": lambda: phone.record("decklist", {"player": event["players"]["Ben Carter"], "format": "plain",
+                                                      "by": "organiser", "sections": [
+                                                          {"id": "main", "cards": [{"count": 60, "name": "Island"}]}]}),
         "void of own record": lambda: phone.record("void", {"record": own["id"], "reason": "mine, wrong"}),
         "void of another's record": lambda: phone.record("void", {"record": world["others"]["id"],
                                                                   "reason": "wrong"}),
@@ -220,12 +248,20 @@ def _organiser_action(world, client, action):
         "approve a penalty": (f"{base}/penalties/{world['penalty']['id']}/approval", {"approved": "1"}),
         "set the head-judge setting": (f"{base}/head-judge", {"head_judge_from": "match_loss"}),
         "set the call escalation": (f"{base}/call-escalation", {"seconds": "90"}),
+        "set the decklist deadline": (f"{base}/decklists/settings", {"action": "deadline",
+                                                                     "deadline": "2099-01-01T10:00"}),
+        "set the deck sizes": (f"{base}/decklists/settings", {"action": "sizes", "min_main": "60"}),
+        "enter a player's list": (f"{base}/decklists/{world['event']['players']['Ben Carter']}",
+                                  {"text": "60 Island\n"}),
+        "lists from a CSV": (f"{base}/decklists/bulk", {"csv": 'name,decklist\nBen Carter,"60 Island"\n'}),
     }
     gets = {"events list": "/organiser/", "event page": base, "export CSV": f"{base}/penalties.csv",
             "export JSON": f"{base}/penalties.json", "export results CSV": f"{base}/results.csv",
             "round board": f"{base}/board.json", "round board (page part)": f"{base}/board",
             "export calls CSV": f"{base}/calls.csv", "export appeals CSV": f"{base}/appeals.csv",
-            "table QR cards": f"{base}/tables?count=2"}
+            "table QR cards": f"{base}/tables?count=2", "decklists page": f"{base}/decklists",
+            "print the lists": f"{base}/decklists/print", "export the lists (CSV)": f"{base}/decklists.csv",
+            "print the players' codes": f"{base}/decklists/codes"}
     if action in gets:
         res = client.get(gets[action])
         return res.status_code == 200
@@ -272,6 +308,7 @@ def test_the_expected_table_is_what_roles_py_says():
                         ("GET /api/events/<slug>/review", "read_review"),
                         ("GET /api/events/<slug>/calls", "read_calls"), ("POST .../calls/<id>/take", "answer_calls"),
                         ("POST /api/events/<slug>/calls", "create_call"),
+                        ("POST .../decklist (a code)", "own_decklist"),
                         ("GET /api/events/<slug>/deck-checks", "read_deck_checks")]:
         for role, i in column.items():
             assert (EXPECTED[action][i] == "Y") == roles.may(role, key), (action, role)

@@ -1,11 +1,12 @@
 // Calls to the organiser server (same origin). Errors are thrown as ApiError with the
-// server's {"error": {"code", "message", "field"}} shape, or code "network" when unreachable.
+// server's {"error": {"code", "message", "field", "lines"}} shape (lines: a refused text's bad
+// lines), or code "network" when unreachable.
 import { t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(status, code, message, field = null) {
+  constructor(status, code, message, field = null, lines = null) {
     super(message);
-    Object.assign(this, { status, code, field });
+    Object.assign(this, { status, code, field, lines });
   }
 }
 
@@ -31,7 +32,8 @@ export async function api(path, { body, token, timeoutMs = 15000 } = {}) {
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const e = (data && data.error) || {};
-    throw new ApiError(res.status, e.code || `http_${res.status}`, e.message || `HTTP ${res.status}`, e.field);
+    throw new ApiError(res.status, e.code || `http_${res.status}`, e.message || `HTTP ${res.status}`, e.field,
+      Array.isArray(e.lines) ? e.lines : null);
   }
   return data;
 }

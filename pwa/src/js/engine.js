@@ -218,6 +218,20 @@ export async function deckChecks(records) {
   return JSON.parse((await call("deck_checks", { records })).text);
 }
 
+/** The deck as counted against its registered list (shared_rules.decklists.compare):
+ * {differences: [{kind: "missing" | "extra" | "wrong_section", card, name?, code?, count, section,
+ * listed_section?}], sections: [{id, listed, counted}], matches}. `counts` {section: [count per
+ * line]}, `found` [{section, name, count}]. */
+export async function decklistCompare(sections, counts, found) {
+  return JSON.parse((await call("decklist_compare", { sections, counts, found })).text);
+}
+
+/** Where a list breaks the event's deck sizes (shared_rules.decklists.size_problems):
+ * [{section, problem: "too_few" | "too_many", count, minimum | maximum}]. */
+export async function decklistSizes(sections, limits) {
+  return JSON.parse((await call("decklist_sizes", { sections, limits })).text);
+}
+
 /** Evaluate a request; resolves to the answer object (see answeredBy). */
 export async function evaluate(request) {
   const { text, by } = await call("evaluate", inLanguage(request));

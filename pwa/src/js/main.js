@@ -190,5 +190,7 @@ async function boot() {
 window.judgeApp = {
   app, openSession, syncNow, route, refreshClock, calls: callsState, push: pushState, alerts: alertLog,
   records: () => (app.session ? store.eventRecords(app.session.event.slug) : Promise.resolve([])),
+  // how many players of this event have a registered decklist on this phone (synced)
+  decklists: () => (app.session ? store.decklistPlayers(app.session.event.slug) : Promise.resolve(0)),
 };
 boot();

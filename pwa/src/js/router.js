@@ -1,4 +1,5 @@
-// Hash routes: #/join[/CODE], #/clock, #/time, #/penalty, #/history, #/review, #/sync, #/event/<slug>.
+// Hash routes: #/join[/CODE], #/clock, #/time, #/penalty, #/history, #/review, #/sync, #/deck/<check>,
+// #/event/<slug> (the players' page: /table/<n>, /decklist[/<code>]).
 import { app } from "./state.js";
 import { fill } from "./dom.js";
 // The clock, the screen a judge's phone opens on, comes with the app's code; the others are
@@ -15,6 +16,7 @@ const screens = {
   history: () => import("./ui/history.js"),
   review: () => import("./ui/review.js"),
   sync: () => import("./ui/syncview.js"),
+  deck: () => import("./ui/deckcount.js"),
   event: () => import("./ui/players.js"),
 };
 

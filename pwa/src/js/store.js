@@ -3,11 +3,17 @@
 //            sync ("pending" | "accepted" | "duplicate" | "rejected" | "local"), reason, seq, received_ms
 //   outbox   the exact records still to push (removed only once the server has answered for them)
 //   kv       small values: session, cursors, clock snapshots, server time offset, settings
+//   decklists  every version of every registered decklist pulled (records of type "decklist"),
+//            keyed by its uuid; indexes "event" and "player" ([event, player id]). They are kept
+//            apart from `records`, which every engine call reads whole: an event's lists are the
+//            largest part of its sync data, and only the deck check reads them.
 import { openDB } from "../vendor/idb.js";
 
 const LOCAL_FIELDS = ["sync", "reason", "seq", "received_ms"];
 
-const dbPromise = openDB("judge-companion", 1, {
+const DECKLIST = "decklist"; // the record type of a registered list's version
+
+const dbPromise = openDB("judge-companion", 2, {
   upgrade(db, oldVersion) {
     if (oldVersion < 1) {
       const records = db.createObjectStore("records", { keyPath: "id" });
@@ -15,6 +21,18 @@ const dbPromise = openDB("judge-companion", 1, {
       db.createObjectStore("outbox", { keyPath: "id" });
       db.createObjectStore("kv");
     }
+    if (oldVersion < 2) {
+      const lists = db.createObjectStore("decklists", { keyPath: "id" });
+      lists.createIndex("event", "event");
+      lists.createIndex("player", ["event", "player"]);
+    }
+  },
+  // A newer copy of the app (another tab, after an update) wants a later version of the
+  // database: this older page lets it go ahead and reloads as the newer app (what it holds is
+  // in the database; drafts are in the tab's sessionStorage).
+  blocking() {
+    dbPromise.then((db) => db.close());
+    location.reload();
   },
 });
 
@@ -75,18 +93,24 @@ export async function adoptOutbox(slug, device) {
 }
 
 /** Apply a sync reply in one transaction: per-record results leave the outbox (rejected ones
- * stay visible in records with their reason) and pulled records merge into local history. */
+ * stay visible in records with their reason) and pulled records merge into local history;
+ * registered decklists go to their own store, with the player they belong to as a key. */
 export async function applySync(results, pulled) {
   const db = await dbPromise;
-  const tx = db.transaction(["records", "outbox"], "readwrite", { durability: "strict" });
+  const tx = db.transaction(["records", "outbox", "decklists"], "readwrite", { durability: "strict" });
   const records = tx.objectStore("records");
   const box = tx.objectStore("outbox");
+  const lists = tx.objectStore("decklists");
   for (const r of results) {
     const mine = await records.get(r.id);
     if (mine) records.put({ ...mine, sync: r.status, reason: r.reason ?? null });
     box.delete(r.id);
   }
   for (const rec of pulled) {
+    if (rec.type === DECKLIST) {
+      lists.put({ ...rec, player: String(rec.payload?.player) });
+      continue;
+    }
     const mine = await records.get(rec.id);
     const merged = { ...(mine || {}), ...rec, sync: rec.status === "rejected" ? "rejected" : "accepted" };
     records.put(merged);
@@ -98,6 +122,19 @@ export async function applySync(results, pulled) {
 export async function eventRecords(slug) {
   const all = await (await dbPromise).getAllFromIndex("records", "event", slug);
   return all.sort((a, b) => (a.created_ms - b.created_ms) || String(a.id).localeCompare(b.id));
+}
+
+/** A player's registered decklist on this phone: the latest version the server numbered
+ * (shared_rules.decklists.current, the same rule), or null when none was synced. */
+export async function playerDecklist(slug, player) {
+  const versions = await (await dbPromise).getAllFromIndex("decklists", "player", [slug, String(player)]);
+  return versions.reduce((latest, v) => (!latest || v.seq > latest.seq ? v : latest), null);
+}
+
+/** How many players of event `slug` have a registered list on this phone. */
+export async function decklistPlayers(slug) {
+  const versions = await (await dbPromise).getAllFromIndex("decklists", "event", slug);
+  return new Set(versions.map((v) => v.player)).size;
 }
 
 /** The record as sent to the server, without this device's bookkeeping fields. */

@@ -7,10 +7,14 @@
 // ruleset has no extension query or states no value, the screen says "not stated" and the
 // judge types the minutes. A problem found leads to the Penalty screen with the player and
 // table filled in. The checks themselves are the engine's (shared_rules.board.deck_checks).
+// Where this phone holds the player's registered list (synced), starting the check opens the
+// count against it (ui/deckcount.js, #/deck/<check>), which finishes the check through
+// finishCheck below.
 import { fill, h } from "../dom.js";
 import { ruleItems } from "./rule-text.js";
 import { addRecord, answerUnit, app, eventRecords, playerName, request } from "../state.js";
 import { LIMITS, extensionProblem, typedNumber } from "../checks.js";
+import { playerDecklist } from "../store.js";
 import { deckChecks, evaluate, factsRead } from "../engine.js";
 import { serverNow } from "../servertime.js";
 import { timeOfDay } from "../clock.js";
@@ -28,6 +32,23 @@ export async function openChecks(table) {
  * this phone measures it, like every record's time). */
 function minutesSince(startedMs) {
   return Math.max(0, Math.round((serverNow() - startedMs) / 6000) / 10);
+}
+
+/** Record the end of `check` ({record, player, table, round, started_ms, mid_game}) with
+ * `outcome` ("ok" | "wrong") and `extra` payload fields (a count against the list:
+ * {decklist, counts, found}), then ask and record the table's time extension into `out`;
+ * `done()` after each record (the clock redraws). */
+export async function finishCheck(check, outcome, extra, out, { midGame = check.mid_game, done = () => {} } = {}) {
+  const minutes = minutesSince(check.started_ms);
+  await addRecord("deck_check", { player: check.player, table: check.table, round: check.round, phase: "finished",
+    started: check.record, outcome, mid_game: midGame, ...extra });
+  done();
+  await extension(out, { table: check.table, round: check.round, minutes, midGame }, done);
+}
+
+/** The address of the count against the registered list, for a check under way. */
+function countRoute(id) {
+  return `#/deck/${encodeURIComponent(id)}`;
 }
 
 /** Draw the deck-check panel for `table` (its pairing `{player_a, player_b}` or null) into
@@ -56,10 +77,12 @@ export async function showDeckCheck(box, table, pairing, done) {
       const value = player.value.trim();
       if (!value) { error.textContent = t("Say whose deck is checked."); error.hidden = false; return; }
       if (ev.submitter) ev.submitter.disabled = true;
-      await addRecord("deck_check", { player: /^\d+$/.test(value) && choices.length ? Number(value) : value,
-        table, round, phase: "started", mid_game: midGame.checked });
+      const who = /^\d+$/.test(value) && choices.length ? Number(value) : value;
+      const started = await addRecord("deck_check", { player: who, table, round, phase: "started",
+        mid_game: midGame.checked });
       done();
-      showDeckCheck(box, table, pairing, done);
+      if (await playerDecklist(app.session.event.slug, who)) location.hash = countRoute(started.id);
+      else showDeckCheck(box, table, pairing, done);
     };
     fill(box, h("form", { class: "card", id: "deck-check", onsubmit: start, "aria-labelledby": "dc-h" },
       h("h2", { id: "dc-h" }, t("Deck check at table {table}", { table })),
@@ -74,14 +97,11 @@ export async function showDeckCheck(box, table, pairing, done) {
   const check = open[0];
   const out = h("div", { id: "dc-answer", "aria-live": "polite" });
   const midGame = h("input", { id: "dc-mid-game", type: "checkbox", checked: check.mid_game });
+  const listed = await playerDecklist(app.session.event.slug, check.player);
   const finish = async (outcome, button) => {
     for (const b of box.querySelectorAll("button")) b.disabled = true;
-    const minutes = minutesSince(check.started_ms);
-    await addRecord("deck_check", { player: check.player, table, round: check.round, phase: "finished",
-      started: check.record, outcome, mid_game: midGame.checked });
-    done();
     button.closest("form")?.replaceWith(out);
-    await extension(out, { table, round: check.round, minutes, midGame: midGame.checked }, done);
+    await finishCheck(check, outcome, {}, out, { midGame: midGame.checked, done });
     if (outcome === "wrong") {
       out.append(h("button", { type: "button", class: "wide", id: "dc-penalty", onclick: async () => {
         const penalty = await import("./penalty.js");
@@ -98,12 +118,14 @@ export async function showDeckCheck(box, table, pairing, done) {
         { player: playerName(check.player), time: timeOfDay(check.started_ms), judge: check.judge })
       : t("{player}'s deck, taken at {time} by a judge.", { player: playerName(check.player), time: timeOfDay(check.started_ms) })),
     h("label", { class: "check" }, midGame, " ", t("In the middle of a game")),
+    listed ? h("a", { class: "button wide", id: "dc-count", href: countRoute(check.record) },
+      t("Count the deck against its registered list")) : null,
     h("div", { class: "row", style: "margin-top:0.7rem" },
       h("button", { type: "button", id: "dc-ok", onclick: (ev) => finish("ok", ev.currentTarget) }, t("Finished: deck correct")),
       h("button", { type: "button", id: "dc-wrong", class: "secondary", onclick: (ev) => finish("wrong", ev.currentTarget) },
         t("Finished: problem found")),
       close)));
-  box.querySelector("#dc-ok").focus();
+  (box.querySelector("#dc-count") || box.querySelector("#dc-ok")).focus();
 }
 
 /** Ask the engine what the table gets for a check of `minutes` and record it; where the

@@ -8,6 +8,7 @@ import { timeOfDay } from "../clock.js";
 import { decide, flagText, reviewList, reviewShown } from "../review.js";
 import { appealButton } from "./appeal.js";
 import { askVoid } from "./void-step.js";
+import { registeredList } from "./decklist-view.js";
 import { t, tn } from "../i18n.js";
 
 export async function render(main, [playerArg]) {
@@ -95,7 +96,12 @@ export async function render(main, [playerArg]) {
               : t("Flagged for the head judge: {flag}", { flag: flagText(flag) })) : null,
           voided.has(r.id) ? null : actions(r));
       })) : h("p", {}, t("No penalties recorded for this player.")),
+      h("div", { id: "player-decklist" }),
       h("button", { type: "button", class: "secondary", onclick: () => { location.hash = "#/history"; } }, t("All players")));
+    // the registered list, as the event's sync brought it (judges only; none standalone)
+    if (!app.session.standalone) {
+      registeredList(id).then((el) => box.querySelector("#player-decklist")?.replaceChildren(el));
+    }
   }
 
   function showAll() {

@@ -85,7 +85,8 @@ function upgradedFrom(answer, notStated) {
 // player and table fields are filled in with them once an infraction is chosen.
 let preset = null;
 
-/** Fill in the player and table of the next Penalty screen: `{player (an id or a name), table}`. */
+/** Fill in the player and table of the next Penalty screen: `{player (an id or a name), table,
+ * notes?}` (notes: what a deck check found, put in the card's notes). */
 export function presetPenalty(given) {
   preset = given;
 }
@@ -305,7 +306,7 @@ export async function render(main, [infractionArg]) {
       ruleItems("p", { class: "muted" }, answer, "notes"),
       h("p", { class: "source" }, t("Source: {sources}", { sources: answer.sources.join("; ") })),
       h("label", { for: "pen-notes" }, t("Notes (optional)")),
-      h("textarea", { id: "pen-notes", rows: "2", maxlength: String(LIMITS.notes) }),
+      h("textarea", { id: "pen-notes", rows: "2", maxlength: String(LIMITS.notes) }, presetFor?.notes ?? ""),
       h("p", { class: "bad-text", id: "pen-notes-error", role: "alert", hidden: true }),
       undecided ? null : h("button", { type: "button", id: "pen-record", class: "wide", style: "margin-top:0.6rem", onclick: async (ev) => {
         const btn = ev.currentTarget;

@@ -1,6 +1,7 @@
 // The players' page (#/event/<slug>): the event's clock and what happens at time for its
 // game and level, in plain words; a table's page (#/event/<slug>/table/<n>) shows that
-// table's time (the round's plus the table's time extensions) and a "Call a judge" button.
+// table's time (the round's plus the table's time extensions) and a "Call a judge" button;
+// #/event/<slug>/decklist[/<code>] is a player's own decklist (ui/decklist-submit.js).
 // No login; shows nothing personal. The clock follows the push stream, polling when it is down.
 import { append, h, fill } from "../dom.js";
 import { api } from "../api.js";
@@ -22,6 +23,13 @@ function roundState(phase) {
 }
 
 export async function render(main, [slug, sub, tableArg]) {
+  if (sub === "decklist") {
+    document.getElementById("nav").hidden = true;
+    for (const id of ["sync", "python"]) document.getElementById(id).hidden = true;
+    document.getElementById("event-name").textContent = t("Your decklist");
+    await (await import("./decklist-submit.js")).render(main, slug, tableArg);
+    return () => { for (const id of ["sync", "python"]) document.getElementById(id).hidden = false; };
+  }
   const key = `public-clock:${slug}`;
   const table = sub === "table" ? tableNumber(tableArg) : null;
   let clock = (await store.get(key)) ?? null;
