@@ -5,11 +5,11 @@ import csv
 import io
 from datetime import UTC, datetime, timedelta
 
-from flask_babel import force_locale, gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
+from shared_rules import review as review_texts
 from shared_rules.history import decisions
-from shared_rules.translations import ENGLISH, strip
+from shared_rules.translations import ENGLISH
 from shared_rules.vocabulary import shared_in, words
 
 from . import timeutil
@@ -21,7 +21,7 @@ from .fields import clean_text, text_problem
 from .models import Device, Event, Pairing, Player, Record
 from .records import MAX_NAME, MAX_ROUND, MAX_TABLE, approval_state, effective, plain, stored_problem
 from .roles import DEVICE_ROLES
-from .rules import RuleError, check_event_settings, fact_names, load_ruleset
+from .rules import RuleError, check_event_settings, load_ruleset
 
 
 def get_event(slug: str) -> Event:
@@ -331,9 +331,6 @@ def penalty_rows(event: Event, items: list | None = None, language: str = ENGLIS
     names = {p.id: p.name for p in event.players}
     devices = {d.id: d.name for d in event.devices}
     infractions, penalty_names = rule_names(event.ruleset, language)
-    needed = sorted({path for flag in flags.values() for path in flag.get("needs") or []}
-                    | {path for r in records if r.type == "penalty" for path in r.payload.get("open_facts") or []})
-    needs_names = fact_names(event.ruleset, "penalty", needed, language)
     no_penalty = words(shared_in(language))["no_penalty"]
     rows = []
     for r in records:
@@ -354,35 +351,11 @@ def penalty_rows(event: Event, items: list | None = None, language: str = ENGLIS
             "judge": r.judge, "device": devices.get(r.device_id), "device_id": r.device_id,
             "created_ms": r.created_ms,
             "received_ms": r.received_ms, "notes": p.get("notes"),
-            "flag": flag_text(flags[r.id], penalty_names, language, needs_names) if r.id in flags else None,
+            "flag": review_texts.flag_text(flags[r.id], event.ruleset, language) if r.id in flags else None,
             "kept": (flags[r.id].get("resolution") or {}).get("reason") if r.id in flags else None,
             "replaces": p.get("replaces"), "open_facts": list(p.get("open_facts") or []),
-            "open_text": "; ".join(strip(needs_names.get(f, f)) for f in p.get("open_facts") or []) or None})
+            "open_text": review_texts.open_text(p.get("open_facts") or [], event.ruleset, language)})
     return rows
-
-
-def flag_text(item: dict, penalty_names: dict[str, str], language: str = ENGLISH,
-              needs_names: dict[str, str] | None = None) -> str:
-    """"recorded Warning; with every judge's records (1 earlier penalty it did not see) the
-    policy gives Match Loss" for a conflict item (shared_rules.review), in `language` (the
-    organiser pages' catalogs; exports ask in English) with the ruleset's names of its
-    penalties in that language (`penalty_names`: id → name, as rule_names gives them) and of
-    the facts it still needs (`needs_names`: path → the fact's summary, rules.fact_names)."""
-    no_penalty = words(shared_in(language))["no_penalty"]
-
-    def name(value):
-        issued = value if isinstance(value, list) else [value] if value else []
-        return strip(" + ".join(penalty_names.get(i, _readable(i)) for i in issued) or no_penalty)
-
-    with force_locale(language):
-        unseen = len(item.get("unseen") or [])
-        earlier = ngettext("%(num)d earlier penalty it did not see", "%(num)d earlier penalties it did not see", unseen)
-        if item.get("needs"):
-            return gettext("recorded %(penalty)s; with %(earlier)s, the policy needs %(needs)s to decide",
-                           penalty=name(item.get("penalty")), earlier=earlier,
-                           needs="; ".join(strip((needs_names or {}).get(p, p)) for p in item["needs"]))
-        return gettext("recorded %(penalty)s; with every judge's records (%(earlier)s) the policy gives %(expected)s",
-                       penalty=name(item.get("penalty")), earlier=earlier, expected=name(item.get("expected")))
 
 
 CSV_COLUMNS = ["seq", "id", "round", "table", "player", "player_name", "infraction",

@@ -16,7 +16,6 @@ from shared_rules.translations import ENGLISH, check_language, split_marks
 from shared_rules.vocabulary import shared, spec_at
 
 __all__ = ["ENGINE_ACTIONS", "RuleError", "check_event_settings", "declares_fact", "engine_action", "evaluate",
-           "fact_names",
            "infraction_ids", "level_ids", "levels", "load_ruleset", "penalty_ids", "queries_of",
            "ruleset_file", "ruleset_ids", "rulesets"]
 
@@ -63,22 +62,6 @@ def load_ruleset(ruleset_id: str, language: str = ENGLISH) -> dict:
     if check_language(language) == ENGLISH:
         return shared_rules.load_ruleset(ruleset_id)
     return compiled_ruleset(ruleset_id, language).data
-
-
-def fact_names(ruleset_id: str, query: str, paths: list[str], language: str = ENGLISH) -> dict[str, str]:
-    """`{path: the fact's summary}` for fact paths an answer `needs` ("facts.some_fact"), in
-    `language` (translations.MARK where English; the summary is also the question the app
-    asks); a path the ruleset no longer declares reads as its last part, underscores as spaces."""
-    try:
-        facts = compiled_ruleset(ruleset_id, language).words["queries"][query]["facts"]
-    except (RuleError, KeyError):
-        facts = {}
-    out = {}
-    for path in paths:
-        parts = path.split(".")[1:] if path.startswith("facts.") else path.split(".")
-        spec = spec_at(facts, parts)[1]
-        out[path] = (spec or {}).get("summary") or parts[-1].replace("_", " ")
-    return out
 
 
 def declares_fact(ruleset_id: str, query: str, path: str) -> bool:

@@ -36,7 +36,7 @@ issued them; the policy texts are the rulesets'.
 
 from __future__ import annotations
 
-from .engine import evaluate
+from .engine import compiled_ruleset, evaluate
 from .errors import RuleError
 from .history import (
     counted_in,
@@ -49,6 +49,9 @@ from .history import (
     player_key,
     voided_in,
 )
+from .translations import ENGLISH, MARK, check_language
+from .vocabulary import shared_in, spec_at
+from .vocabulary import words as shared_words
 
 KINDS = ("approval", "conflict", "appeal")  # the kinds of review item, in the order of the list above
 APPEAL_FIELDS = ("ruling", "ruled_by", "call", "penalty")  # what an appeal item adds from its record
@@ -174,7 +177,8 @@ def _saw(seen_by: dict[str, set[str]], record_id: str) -> set[str]:
     return after
 
 
-def review(records: list[dict], ruleset_id: str, event: dict | None = None, judge: str | None = None) -> list[dict]:
+def review(records: list[dict], ruleset_id: str, event: dict | None = None, judge: str | None = None,
+           language: str | None = None) -> list[dict]:
     """Every item, decided conflicts included, oldest first: ``[{"kind": "approval" |
     "conflict" | "appeal", "record", "player", "judge", "created_ms", "infraction", "penalty", "table",
     "round", "notes", "open_facts", ...}]`` (``open_facts``: the facts still open when the penalty
@@ -184,7 +188,9 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None, judg
     penalty waits for the head judge's decision (a decision or a void of the penalty ends it);
     a conflict item is there while the penalty is flagged (a void ends it; a resolution
     record marks it kept); an appeal item while no decision names the appeal (see appeals;
-    ``judge``: the head judge looking, for its ``consult``)."""
+    ``judge``: the head judge looking, for its ``consult``). With a ``language`` each item also
+    says what it shows: a conflict its ``flag`` (flag_text), an item with open facts its
+    ``open`` (open_text), in that language."""
     log = ordered(records)
     decided = decisions_in(log)
     items = []
@@ -197,6 +203,12 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None, judg
         items.append({"kind": "conflict", **_about(by_id[str(flag["record"])]),
                       **{k: flag[k] for k in ("expected", "needs", "unseen", "history", "resolution")},
                       "waiting": flag["resolution"] is None})
+    if language is not None:
+        for item in items:
+            if item["kind"] == "conflict":
+                item["flag"] = flag_text(item, ruleset_id, language)
+            if item.get("open_facts"):
+                item["open"] = open_text(item["open_facts"], ruleset_id, language)
     return sorted(items, key=lambda i: (i["created_ms"] or 0, str(i["record"]), i["kind"]))
 
 
@@ -259,3 +271,59 @@ def _about(record: dict) -> dict:
             "created_ms": record.get("created_ms"), "infraction": payload.get("infraction"),
             "penalty": payload.get("penalty"), "table": payload.get("table"), "round": payload.get("round"),
             "notes": payload.get("notes"), "open_facts": payload.get("open_facts") or []}
+
+
+def flag_text(item: dict, ruleset_id: str, language: str = ENGLISH) -> str:
+    """What a flagged penalty (a ``conflict`` item of review(), or review_items') says wherever
+    it is shown — the organiser's pages and exports, the head judge's Review screen, a player's
+    history on any phone — in ``language`` (translations.LANGUAGES) with the ruleset's names:
+    "Recorded Warning; with every judge's records (earlier penalties it did not see: 2) the
+    policy gives Match Loss." or, where the policy needs a fact the record does not hold,
+    "... the policy needs more to decide: <the facts' questions>." The sentences are
+    queries.json's words (``flag_gives``, ``flag_needs``, ``flag_unseen``)."""
+    ruleset, words = _texts_of(ruleset_id, language)
+    names = {p["id"]: p.get("name") or p["id"] for p in (ruleset.data.get("penalties", []) if ruleset else [])}
+
+    def name(value) -> str:
+        issued = value if isinstance(value, list) else [value] if value else []
+        return " + ".join(names.get(i, i.replace("_", " ")) for i in issued) or words["no_penalty"]
+
+    said = {"penalty": name(item.get("penalty", item.get("recorded"))),
+            "earlier": words["flag_unseen"].format(count=len(item.get("unseen") or []))}
+    if item.get("needs"):
+        text = words["flag_needs"].format(**said, facts=_questions(ruleset, item["needs"]))
+    else:
+        text = words["flag_gives"].format(**said, expected=name(item.get("expected")))
+    return text.replace(MARK, "")
+
+
+def open_text(paths: list[str], ruleset_id: str, language: str = ENGLISH) -> str | None:
+    """"Still open when recorded: <the facts' questions>." for a penalty recorded while facts of
+    its remedy or head-judge step were unanswered (``payload.open_facts``), in ``language``;
+    None for none. The one sentence the organiser's pages and the app show."""
+    if not paths:
+        return None
+    ruleset, words = _texts_of(ruleset_id, language)
+    return words["open_when_recorded"].format(facts=_questions(ruleset, paths)).replace(MARK, "")
+
+
+def _texts_of(ruleset_id: str, language: str):
+    """(the compiled ruleset in ``language``, or None where the data no longer has it; the
+    engine's words in that language)."""
+    try:
+        ruleset = compiled_ruleset(ruleset_id, language)
+        return ruleset, ruleset.words["words"]
+    except RuleError:
+        return None, shared_words(shared_in(check_language(language)))
+
+
+def _questions(ruleset, paths: list[str]) -> str:
+    """The penalty query's questions for rooted fact paths (each fact's summary in the
+    ruleset's language; a fact it no longer declares reads as its name), joined with "; "."""
+    facts = ruleset.words["queries"].get("penalty", {}).get("facts", {}) if ruleset else {}
+    out = []
+    for path in paths:
+        parts = path.split(".")[1:] if path.startswith("facts.") else path.split(".")
+        spec = spec_at(facts, parts)[1]
+        out.append((spec or {}).get("summary") or parts[-1].replace("_", " "))
+    return "; ".join(out)

@@ -22,7 +22,7 @@ own and everything here runs the same under CPython (tests/test_worker.py):
   (board.deck_checks);
 - ``replacement``: ``{"records", "record", "ruleset", "event"}`` -> ``{"answer", "payload"}``,
   the penalty to issue in place of a flagged one (review.replacement);
-- ``review``: ``{"records", "ruleset", "event", "judge"?}`` -> every review item, kept conflicts
+- ``review``: ``{"records", "ruleset", "event", "judge"?, "language"?}`` -> every review item, kept conflicts
   included (review.review: penalties waiting for the head judge, flagged penalties, appeals;
   with ``judge``, each appeal says whether that judge must name the judge consulted);
 - ``consult_problem``: ``{"ruled_by", "judge", "consulted"}`` -> why that head judge may not
@@ -82,7 +82,8 @@ def _payload(request: dict) -> dict:
 
 
 def _review(request: dict) -> list[dict]:
-    return review.review(request["records"], request["ruleset"], request.get("event"), request.get("judge"))
+    return review.review(request["records"], request["ruleset"], request.get("event"), request.get("judge"),
+                         request.get("language"))
 
 
 ACTIONS: dict[str, Callable[[Any], Any]] = {

@@ -145,7 +145,7 @@ def test_the_head_judge_sees_what_was_still_open_when_a_penalty_was_recorded(bro
         item = head.locator("#review-waiting li[data-kind=approval]")
         item.wait_for()
         assert item.locator(".open-facts").text_content() == (
-            "Still open when recorded: The error was caught soon enough and is simple enough to undo safely")
+            "Still open when recorded: the error was caught soon enough and is simple enough to undo safely.")
     finally:
         floor_ctx.close()
         if head_ctx:

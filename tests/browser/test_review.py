@@ -18,7 +18,8 @@ NAV_WRAPPED = """() => [...document.querySelectorAll('#nav a:not([hidden])')].fi
   return lines > 1.6 || a.scrollWidth > a.clientWidth;
 }).map((a) => a.textContent)"""
 
-ISSUED_INSTEAD = "Recorded Warning; with every judge's records the policy gives Match Loss"
+ISSUED_INSTEAD = ("Recorded Warning; with every judge's records (earlier penalties it did not see: 2) the policy gives"
+                  " Match Loss.")
 
 
 def record_penalty(page, player_id, notes=None):
@@ -244,7 +245,8 @@ def test_a_refused_penalty_does_not_count_and_a_flagged_one_can_be_kept(browser,
         open_review(hal)
         wait_badge(hal, 1)
         flag = hal.locator("#review-waiting li[data-kind=conflict]")
-        assert "Recorded Warning; with every judge's records the policy gives Game Loss" in flag.text_content()
+        assert "Recorded Warning; with every judge's records (earlier penalties it did not see: 1) the policy gives" \
+            " Game Loss." in flag.text_content()
         flag.locator("[data-keep]").click()
         assert flag.locator("[role=alert]").text_content() == \
             "Say why it is kept as issued: the reason goes with the record."

@@ -69,7 +69,7 @@ def test_the_organiser_page_and_the_export_show_what_was_still_open(app, organis
     page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
     shown = re.findall(r'data-open-facts="([^"]+)">([^<]+)<', page)
     assert shown == [(open_one["id"], "Still open when recorded: the error was caught soon enough and is simple "
-                                      "enough to undo safely")]
+                                      "enough to undo safely.")]
     german = organiser.get(f"/organiser/events/{event['slug']}", headers={"Accept-Language": "de"})
     assert "Beim Erfassen noch offen:" in german.get_data(as_text=True)
     rows = list(csv.DictReader(io.StringIO(organiser.get(f"/organiser/events/{event['slug']}/penalties.csv")

@@ -241,16 +241,14 @@ def test_the_event_list_and_the_event_page_name_the_ruleset_and_level_in_the_pag
     assert [(c["allowed"], c["stated"]) for c in policy.get_json()["callers"]] == [(True, False), (True, False)]
 
 
-def test_a_flag_that_needs_more_facts_names_them_as_the_app_asks_them(app):
-    from server.events import flag_text, rule_names
-    from server.rules import fact_names
+def test_a_flag_that_needs_more_facts_names_them_as_the_app_asks_them():
+    """The flag's sentence has one home (shared_rules.review.flag_text): the organiser's pages,
+    the exports and the app all show what it gives, the facts named by their questions."""
+    from shared_rules.review import flag_text
 
     german = compiled_ruleset("yugioh", "de").words["queries"]["penalty"]["facts"]
     paths = ["facts.intentional", "facts.no_such_fact"]
-    names = fact_names("yugioh", "penalty", paths, "de")
-    assert names == {"facts.intentional": german["intentional"]["summary"], "facts.no_such_fact": "no such fact"}
-    with app.test_request_context():
-        text = flag_text({"penalty": "warning", "needs": paths, "unseen": ["r1"]}, rule_names("yugioh", "de")[1],
-                         "de", names)
-    assert unmarked(german["intentional"]["summary"]) in text and "facts." not in text
+    text = flag_text({"penalty": "warning", "needs": paths, "unseen": ["r1"]}, "yugioh", "de")
+    assert unmarked(german["intentional"]["summary"]) in text and "no such fact" in text and "facts." not in text
     assert by_id(in_language("yugioh", "de")["penalties"])["warning"]["name"] in text
+    assert text.startswith("Erfasst: ") and "(frühere Strafen, die es nicht kannte: 1)" in text

@@ -64,20 +64,20 @@ def test_an_offline_judges_penalties_flag_the_warning_another_judge_gave_meanwhi
     assert item["unseen"] == [first["id"], second["id"]]
     # the organiser's page and the export say so in the ruleset's names
     page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
-    assert "with every judge&#39;s records (2 earlier penalties it did not see) the policy gives Match Loss" in page
+    assert "with every judge&#39;s records (earlier penalties it did not see: 2) the policy gives Match Loss." in page
     rows = list(csv.DictReader(io.StringIO(organiser.get(
         f"/organiser/events/{event['slug']}/penalties.csv").get_data(as_text=True))))
     flagged = [r for r in rows if r["flag"]]
     assert [r["id"] for r in flagged] == [third["id"]]
-    assert flagged[0]["flag"].startswith("recorded Warning; with every judge's records")
+    assert flagged[0]["flag"].startswith("Recorded Warning; with every judge's records")
     # a French page says it in French, with the French names; the export stays English
     french = {"Accept-Language": "fr"}
     names = {p["id"]: p["name"] for p in translated(load_ruleset("dci-upg"), "dci-upg", "fr")["penalties"]}
     page = html.unescape(organiser.get(f"/organiser/events/{event['slug']}", headers=french).get_data(as_text=True))
-    assert (f"enregistré : {names['warning']} ; avec les enregistrements de tous les juges "
-            f"(2 pénalités antérieures qu'il ne voyait pas), la politique donne {names['match_loss']}") in page
+    assert (f"Enregistré : {names['warning']} ; avec les enregistrements de tous les juges "
+            f"(pénalités antérieures qu'il ne voyait pas : 2), la politique donne {names['match_loss']}.") in page
     export = organiser.get(f"/organiser/events/{event['slug']}/penalties.csv", headers=french).get_data(as_text=True)
-    assert "recorded Warning; with every judge's records (2 earlier penalties" in export
+    assert "Recorded Warning; with every judge's records (earlier penalties it did not see: 2)" in export
 
 
 def test_only_head_judges_read_the_review_list(team, event, client):

@@ -176,9 +176,10 @@ export async function historySeen(records, player) {
 /** Every review item of these records, kept conflicts included (shared_rules.review.review):
  * penalties waiting for the head judge, flagged penalties and appeals. `event` is the engine's
  * event context (level, stage, games per match); `judge`, the judge looking (each appeal then
- * says in `consult` whether they must name the judge consulted). */
+ * says in `consult` whether they must name the judge consulted). Items say what they show in
+ * the app's language: a flagged penalty its `flag`, one recorded with facts open its `open`. */
 export async function review(records, ruleset, event, judge = null) {
-  return JSON.parse((await call("review", { records, ruleset, event, judge })).text);
+  return JSON.parse((await call("review", { records, ruleset, event, judge, language: language() })).text);
 }
 
 /** Why head judge `judge` may not decide an appeal of a ruling by `ruledBy` naming

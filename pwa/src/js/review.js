@@ -11,7 +11,6 @@ import { consultProblem, replacement, review } from "./engine.js";
 import { addRecord, app, eventContext, eventRecords, penaltyName, recordEvents } from "./state.js";
 import { recordPenalty } from "./penalty-record.js";
 import { syncState } from "./sync.js";
-import { factName, humanize, sentence } from "./ui/questions.js";
 import { t } from "./i18n.js";
 
 const changes = new EventTarget();
@@ -82,29 +81,16 @@ export async function reviewList() {
   };
 }
 
-/** The questions of penalty facts (rooted paths), in the ruleset's words, joined with "; ". */
-function factQuestions(paths) {
-  const facts = app.ruleset?.queries?.penalty?.facts || {};
-  return paths.map((path) => sentence(facts[factName(path)]?.summary || humanize(path))).join("; ");
-}
-
-/** "Recorded Warning; with every judge's records the policy gives Match Loss", in the
- * ruleset's names (or what the policy still needs to know to decide). */
+/** What a flagged penalty says (the engine's shared_rules.review.flag_text, the one sentence
+ * the organiser's pages and exports show too), in the app's language. */
 export function flagText(item) {
-  const recorded = penaltyName(item.penalty);
-  if (item.needs?.length) {
-    return t("Recorded {penalty}; with every judge's records the policy needs more to decide: {facts}",
-      { penalty: recorded, facts: factQuestions(item.needs) });
-  }
-  return t("Recorded {penalty}; with every judge's records the policy gives {expected}",
-    { penalty: recorded, expected: penaltyName(item.expected) });
+  return item.flag ?? "";
 }
 
 /** "Still open when recorded: ..." for a penalty recorded while facts of its remedy or
- * head-judge step were unanswered (payload.open_facts), or null. */
+ * head-judge step were unanswered (payload.open_facts; shared_rules.review.open_text), or null. */
 export function openText(item) {
-  return item.open_facts?.length ? t("Still open when recorded: {facts}", { facts: factQuestions(item.open_facts) })
-    : null;
+  return item.open ?? null;
 }
 
 /** The head judge approves or refuses a penalty waiting for them. */
