@@ -215,7 +215,7 @@ def test_demo_serve_runs_the_server_after_loading(tmp_path, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/demo.sqlite3")
     app = create_app({"TESTING": True, "ORGANISER_PASSWORD": "pw"}, instance_path=str(tmp_path))
     result = app.test_cli_runner().invoke(args=["demo", "--serve", "--host", "0.0.0.0", "--port", "8123"])
-    assert "http://0.0.0.0:8123/organiser/  password: pw" in result.output
+    assert "http://0.0.0.0:8123/organiser/  login: organiser  password: pw" in result.output
     assert served == [("0.0.0.0", 8123, app)]
     with app.app_context():
         minutes = dict(db.session.execute(sa.text("select ruleset, round_minutes from events")).all())
