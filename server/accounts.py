@@ -1,6 +1,6 @@
 """People's own accounts on the organiser pages, their role per event, and one-time links.
 
-The first account is made from the shared `ORGANISER_PASSWORD` when nobody has an account yet
+The first account is made from the shared `ORGANISER_PASSWORD` while there is no administrator
 (`bootstrap`, at the first login or by `flask demo`): login `organiser`, an admin. After that
 the setting is not read again. An admin invites people to an event with a role
 (roles.ACCOUNT_ROLES): the invitation is a one-time link on which the person chooses their
@@ -36,11 +36,11 @@ _UNKNOWN = generate_password_hash(secrets.token_hex(16))
 
 
 def bootstrap() -> Account | None:
-    """The first account, when there is none yet and ORGANISER_PASSWORD is set: login
-    "organiser", admin, that password. None otherwise (also when another process made it
-    at the same moment: the unique login keeps it one)."""
+    """The first account, when no administrator exists yet and ORGANISER_PASSWORD is set:
+    login "organiser", admin, that password. None otherwise (also when another process made
+    it at the same moment: the unique login keeps it one)."""
     password = current_app.config.get("ORGANISER_PASSWORD")
-    if not password or db.session.scalar(db.select(Account.id).limit(1)) is not None:
+    if not password or db.session.scalar(db.select(Account.id).where(Account.admin.is_(True)).limit(1)) is not None:
         return None
     account = Account(login=BOOTSTRAP_LOGIN, name=BOOTSTRAP_NAME, admin=True, created_ms=timeutil.now_ms(),
                       password_hash=generate_password_hash(password))

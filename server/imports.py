@@ -4,7 +4,7 @@ columns the organiser maps once, and `.tdf` (the XML that Play! Pokémon's TOM a
 One way for all three: a file is read into `Pairings` (entrants and tables, each naming where
 in the file it came from); `plan` matches the entrants to the event's players (by outside id
 first, then by name, ignoring case and runs of spaces), checks everything and works out what
-changes (tables changed, added, removed; players to add; ids to fill in); the organiser sees
+changes (tables changed, added, gone; players to add; ids to fill in); the organiser sees
 that preview and confirms; `apply` makes exactly that change. Nothing changes before the
 confirmation, and a bad file is refused naming its line (CSV) or element (`.tdf`).
 
@@ -266,7 +266,7 @@ def plan(event: Event, round_number: int, found: Pairings) -> dict:
     `{"round", "source", "tables": [{"number", "a", "b"}] (player keys: an id as "p<id>" or a
     new player as "n<index>"), "new_players": [{"name", "id"}], "ids_added": [{"player", "name",
     "id"}], "rows": [{"number", "before", "after", "state": "same" | "changed" | "new" |
-    "removed"}], "byes": [names of byes without a table], "listed_twice", "digest"}` (`digest`:
+    "gone"}], "byes": [names of byes without a table], "listed_twice", "digest"}` (`digest`:
     the round's tables now, so a confirmation after someone else changed them is refused).
     ApiError 400 naming the line or element: a player seated twice or against themself, a
     table number twice, a new player without a name or with the name of another, an id that
@@ -326,7 +326,7 @@ def plan(event: Event, round_number: int, found: Pairings) -> dict:
     rows = []
     for number in sorted(before.keys() | after.keys()):
         old, new = before.get(number), after.get(number)
-        state = "new" if old is None else "removed" if new is None else "same" if old == new else "changed"
+        state = "new" if old is None else "gone" if new is None else "same" if old == new else "changed"
         rows.append({"number": number, "state": state, "before": _pair(old, names), "after": _pair(new, names)})
     return {"round": round_number, "source": found.source, "tables": tables, "new_players": new_players,
             "ids_added": ids_added, "rows": rows, "byes": byes, "listed_twice": found.listed_twice,

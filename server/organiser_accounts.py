@@ -43,15 +43,15 @@ def _safe_next() -> str:
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     """The login form (login and password). A wrong one is 401 and counts toward
-    LOGIN_LIMITS (auth.register_limits). While nobody has an account, ORGANISER_PASSWORD makes
-    the first one (accounts.bootstrap: login "organiser")."""
+    LOGIN_LIMITS (auth.register_limits). While there is no administrator, ORGANISER_PASSWORD
+    makes the first account (accounts.bootstrap: login "organiser")."""
     if request.method == "POST":
         bootstrap()
         account = authenticate(request.form.get("username", ""), request.form.get("password", ""))
         if account is not None:
             start_session(account)
             return redirect(_safe_next())
-        nobody = db.session.scalar(db.select(Account.id).limit(1)) is None
+        nobody = db.session.scalar(db.select(Account.id).where(Account.admin.is_(True)).limit(1)) is None
         flash(_("No account exists yet: set %(setting)s to make the first organiser account (login %(login)s).",
                 setting="ORGANISER_PASSWORD", login="organiser") if nobody else _("Wrong login or password."), "error")
         return render_template("organiser/login.html", username=request.form.get("username", "")), 401

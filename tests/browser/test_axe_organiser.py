@@ -1,6 +1,8 @@
 """Accessibility of the organiser pages: axe-core finds no violation on any of them (login,
 event list, event page with a round running, a judge call and a penalty, which
-holds the round board, the judge calls and the deck checks, and the table QR sheet) on a
+holds the round board, the judge calls and the deck checks, the table QR sheet, one's
+account and its phone link, the people page, the audit log, the one-time password page,
+the tables' preview, a CSV's column mapping, and a scorekeeper's refusal) on a
 390 and a 320 px wide phone, in the light and the dark colour scheme; and every control
 is at least 44 px both ways."""
 
@@ -27,6 +29,8 @@ def busy_event(flask_server):
     """An event with round 1 running, an open judge call and a penalty (so that every
     part of the event page has rows)."""
     from server import timeutil
+    from server.accounts import invite, issue_link, set_password_by_link
+    from server.audit import log
     from server.events import get_event, organiser_device
     from server.sync import push
 
@@ -40,7 +44,12 @@ def busy_event(flask_server):
                   "payload": {"player": event["players"][0]["id"], "table": 1, "round": 1,
                               "infraction": "slow_play", "penalty": "warning"}}
         assert push(ev, device, [record])[0]["status"] == "accepted"
-    return event
+        log(ev, "round.start", {"round": 1, "minutes": 50.0})  # the audit page has rows
+        keeper, _ = invite(ev, "Axe Keeper", "scorekeeper")
+        set_password_by_link(issue_link(keeper, "password"), "axe.keeper", "a long enough password",
+                             "a long enough password")
+        _, welcome = invite(ev, "Axe Welcome", "floor_judge")
+    return {**event, "welcome": welcome}
 
 
 def axe_violations(page) -> list[str]:
@@ -66,11 +75,14 @@ def test_the_organiser_pages_have_no_axe_violations_and_big_enough_targets(brows
         page.goto(flask_server.url + "/organiser/login")
         assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
         found["login"] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
+        page.fill("input[name=username]", "organiser")
         page.fill("input[name=password]", "browser-tests")
         page.click("button:text('Log in')")
         page.wait_for_url("**/organiser/")
         for name, path in [("index", "/organiser/"), ("event", f"/organiser/events/{slug}"),
-                           ("tables", f"/organiser/events/{slug}/tables")]:
+                           ("tables", f"/organiser/events/{slug}/tables"), ("account", "/organiser/account"),
+                           ("people", "/organiser/people"), ("audit", f"/organiser/events/{slug}/audit"),
+                           ("welcome", f"/organiser/welcome/{busy_event['welcome']}")]:
             page.goto(flask_server.url + path)
             if name == "event":
                 assert page.text_content("#round-state") == "running"
@@ -79,6 +91,26 @@ def test_the_organiser_pages_have_no_axe_violations_and_big_enough_targets(brows
                 assert page.locator("#deck-checks h2").count() == 1
                 shoot(page, f"organiser-event-{scheme}", sizes=(size,))
             found[name] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
+        # pages that forms lead to: the tables' preview, a CSV's column mapping, a phone link
+        for name, text in [("preview", "table,player_a,player_b\n7,Player A1,Player B2\n"),
+                           ("mapping", "Table,Player 1,Player 2\n1,Player A1,Player B2\n")]:
+            page.goto(flask_server.url + f"/organiser/events/{slug}")
+            page.fill("#pairings-form textarea[name=csv]", text)
+            page.click("#pairings-form button")
+            page.wait_for_selector("#confirm-form" if name == "preview" else "#mapping-form")
+            found[name] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
+        page.goto(flask_server.url + "/organiser/account")
+        page.click("#my-events button")
+        page.wait_for_selector("#phone-url")
+        found["phone link"] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
+        # a scorekeeper's refusal
+        page.click("#account-nav button")
+        page.fill("input[name=username]", "axe.keeper")
+        page.fill("input[name=password]", "a long enough password")
+        page.click("button:text('Log in')")
+        page.wait_for_url("**/organiser/")
+        page.goto(flask_server.url + "/organiser/people")
+        found["refused"] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
     finally:
         ctx.close()

@@ -228,7 +228,7 @@ def test_our_own_csv_shows_each_tables_change(app, organiser, event):
                              csv="table,player_a,player_b\n1,Ada Brook,ben carter\n2,Cy Dunn,Di Ek\n4,Ed Fo,\n")
     assert _rows(_page(preview)) == [("1", "same", "Ada Brook – ben carter", "Ada Brook – ben carter"),
                                      ("2", "changed", "Cy Dunn", "Cy Dunn – Di Ek"),
-                                     ("3", "removed", "Di Ek – Ed Fo", "—"), ("4", "new", "—", "Ed Fo")]
+                                     ("3", "gone", "Di Ek – Ed Fo", "—"), ("4", "new", "—", "Ed Fo")]
 
 
 def test_a_confirmation_after_the_tables_changed_is_refused(app, organiser, event):
