@@ -332,3 +332,15 @@ def test_the_password_link_command_lets_a_locked_out_person_in(app, organiser):
     assert organiser.get("/organiser/").status_code == 302  # the sessions of the account ended
     log_in(app.test_client(), password="a brand new one")
     assert "no live account has the login 'nobody'" in runner.invoke(args=["password-link", "nobody"]).output
+
+
+@pytest.mark.parametrize("token", ["x", "%00", "%ED%A0%80", "9" * 500])
+def test_odd_welcome_tokens_are_a_page_saying_the_link_is_dead(client, token):
+    res = client.get(f"/organiser/welcome/{token}")
+    assert res.status_code == 404 and "This link no longer works" in _page(res)
+
+
+@pytest.mark.parametrize("slug", ["", "\0", "x" * 500, "nope"])
+def test_a_phone_link_for_an_odd_event_says_why(organiser, slug):
+    page = _page(organiser.form("/organiser/account/phone", event=slug))
+    assert "not found" in page and 'id="phone-url"' not in page

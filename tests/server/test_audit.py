@@ -197,3 +197,11 @@ def test_a_device_joined_through_an_account_is_logged_with_its_person(app, organ
     with app.app_context():
         assert db.session.get(Device, changes["device"]).account_id == keeper.account
         assert db.session.get(Event, event["id"]) is not None
+
+
+@pytest.mark.parametrize("query", ["before=99999999999999999999", "before=abc", "before=-1", "person=a99999999999",
+                                   "person=d%00", "kind=" + "k" * 5000, "person=a1&person=a2", "before=0"])
+def test_odd_audit_filters_answer_a_page(organiser, event, query):
+    organiser.form(f"/organiser/events/{event['slug']}/join-code")
+    for path in ("audit", "audit.csv"):
+        assert organiser.get(f"/organiser/events/{event['slug']}/{path}?{query}").status_code == 200
