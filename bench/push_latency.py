@@ -128,7 +128,7 @@ async def run(port: int, slug: str, code: str, args) -> None:
 
     jar = http.cookiejar.CookieJar()
     organiser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    request(f"{base}/organiser/login", form={"password": PASSWORD}, opener=organiser)
+    request(f"{base}/organiser/login", form={"username": "organiser", "password": PASSWORD}, opener=organiser)
     page = request(f"{base}/organiser/events/{slug}", opener=organiser)[1].decode()
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     request(f"{base}/organiser/events/{slug}/round", form={"csrf": csrf, "action": "start", "round_minutes": "50"},

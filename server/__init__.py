@@ -57,7 +57,8 @@ def create_app(config: dict | None = None, instance_path: str | None = None) -> 
 
 def _organiser_password_from_instance(app: Flask) -> None:
     """Without ORGANISER_PASSWORD in the environment, use the instance folder's
-    `organiser_password` file (written by `flask demo`)."""
+    `organiser_password` file (written by `flask demo`): the first account's password, read
+    only while there is no account (accounts.bootstrap)."""
     path = Path(app.instance_path) / "organiser_password"
     if not app.config.get("ORGANISER_PASSWORD") and path.exists():
         app.config["ORGANISER_PASSWORD"] = path.read_text(encoding="utf-8").strip()
@@ -86,9 +87,10 @@ def register_extensions(app: Flask) -> None:
     from .i18n import select_locale
 
     babel.init_app(app, locale_selector=select_locale)
-    from .auth import SessionInterface
+    from .auth import SessionInterface, login_manager
 
     app.session_interface = SessionInterface()
+    login_manager.init_app(app)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:///"):
         with app.app_context():
             sa.event.listen(db.engine, "connect", _sqlite_pragmas)
@@ -104,13 +106,17 @@ def _sqlite_pragmas(connection, _record) -> None:
 
 def register_blueprints(app: Flask) -> None:
     from . import (  # noqa: F401 (routes)
+        api_account,
         api_calls,
         api_decklists,
         api_device,
         api_public,
         organiser,
+        organiser_accounts,
+        organiser_audit,
         organiser_calls,
         organiser_decklists,
+        organiser_imports,
         pwa,
     )
     from .records import PAYLOADS, RecordSchema
@@ -120,6 +126,7 @@ def register_blueprints(app: Flask) -> None:
     api.register_blueprint(api_device.bp)
     api.register_blueprint(api_calls.bp)
     api.register_blueprint(api_decklists.bp)
+    api.register_blueprint(api_account.bp)
     register_stream_hub(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     # record bodies are checked one by one in the sync view; list their shapes for readers

@@ -8,8 +8,9 @@ import json
 from flask import current_app, jsonify
 
 from . import rules, timeutil
+from .api_account import joined
 from .auth import hash_token, new_token
-from .clock import cached_clock_state, event_summary
+from .clock import cached_clock_state
 from .errors import ApiError, documented_errors
 from .events import get_event
 from .extensions import db
@@ -124,5 +125,4 @@ def join(body):
                     role="floor_judge", token_hash=hash_token(token), created_ms=timeutil.now_ms())
     db.session.add(device)
     db.session.commit()
-    return {"token": token, "device_id": device.id, "role": device.role,
-            "event": {"id": event.id, **event_summary(event)}}
+    return joined(device, token, event, "code")

@@ -5,7 +5,8 @@ to end (`flask --app server demo`)."""
 from __future__ import annotations
 
 from .decklist_intake import register, set_sizes
-from .events import create_event, import_pairings, import_players
+from .events import create_event, import_players
+from .imports import import_pairings
 from .models import Event
 from .rules import levels as levels_of
 

@@ -1,4 +1,4 @@
-"""Events, players and pairings: creating an event, importing players and tables from CSV,
+"""Events and players: creating an event, importing players from CSV (tables: imports.py),
 devices' roles, and the penalty list with its approval state (for pages and export)."""
 
 import csv
@@ -18,8 +18,8 @@ from .clock import bump, check_round_minutes, event_summary
 from .errors import ApiError
 from .extensions import db
 from .fields import clean_text, text_problem
-from .models import Device, Event, Pairing, Player, Record
-from .records import MAX_NAME, MAX_ROUND, MAX_TABLE, approval_state, effective, plain, stored_problem
+from .models import Device, Event, Player, Record
+from .records import MAX_NAME, approval_state, effective, plain, stored_problem
 from .roles import DEVICE_ROLES
 from .rules import RuleError, check_event_settings, load_ruleset
 
@@ -62,6 +62,34 @@ def create_event(name: str, ruleset: str, level: str | None = None, stage: str =
     db.session.add(event)
     db.session.commit()
     return event
+
+
+def event_problems(name: str, ruleset: str, settings: dict) -> dict[str, str]:
+    """Every problem `create_event` would refuse, one per field, for a form to name them all
+    at once: {field: message}, fields "name", "game", "round_minutes", "ruleset", "level",
+    "stage", "games_per_match", ... (the engine's field without its "event." prefix). The
+    engine's check names one field at a time, so it is asked again without each field it
+    refused until it agrees (or refuses the same field twice: a required one)."""
+    problems = {}
+    for field, check in (("name", lambda: check_text(name, _l("the name"), 200, "name")),
+                         ("game", lambda: check_text(settings.get("game") or "", _l("the game"), 64, "game")),
+                         ("round_minutes", lambda: check_round_minutes(settings.get("round_minutes")))):
+        try:
+            check()
+        except ApiError as err:
+            problems[field] = str(err)
+    trial = {k: v for k, v in settings.items() if k not in problems}
+    while True:
+        try:
+            check_event_settings(ruleset, trial)
+            return problems
+        except RuleError as err:
+            field = (err.field or "ruleset").removeprefix("event.")
+            if field in problems or field == "ruleset" or trial.get(field) is None:
+                problems.setdefault(field, str(err))
+                return problems
+            problems[field] = str(err)
+            trial[field] = None
 
 
 def set_stage(event: Event, stage: str) -> None:
@@ -175,48 +203,6 @@ def check_number(text: str, label, low: int, high: int, field: str | None = None
         raise ApiError.bad_request(_l("%(label)s must be from %(low)s to %(high)s", label=label, low=low, high=high),
                                    field)
     return int(text)
-
-
-def import_pairings(event: Event, round_number: int, text: str) -> int:
-    """Replace round `round_number`'s tables from CSV with columns `table`, `player_a`,
-    `player_b` (player names as imported; `player_b` empty for a bye). Returns the number of
-    tables. Raises ApiError 400 naming the line of an unknown player, a table number that is
-    not a whole number from 1 to MAX_TABLE, a player paired with themself or seated twice,
-    and for a round number outside 1 to MAX_ROUND; nothing changes then."""
-    if not 1 <= round_number <= MAX_ROUND:
-        raise ApiError.bad_request(_l("round must be from 1 to %(high)s", high=MAX_ROUND), "round")
-    rows = csv_rows(text)
-    by_name = {p.name: p.id for p in event.players}
-    tables, seated = [], {}
-    for line, row in rows:
-        number = check_number(row.get("table", ""), _l("line %(line)s: table", line=line), 1, MAX_TABLE, "csv")
-        ids = []
-        for key in ("player_a", "player_b"):
-            name = row.get(key) or ""
-            if name and name not in by_name:
-                raise ApiError.bad_request(_l("line %(line)s: no player named %(name)r", line=line, name=name), "csv")
-            ids.append(by_name.get(name))
-        if ids[0] is None:
-            raise ApiError.bad_request(_l("line %(line)s: %(column)s is required", line=line, column="player_a"), "csv")
-        if ids[0] == ids[1]:
-            raise ApiError.bad_request(_l("line %(line)s: %(name)r is paired with themself", line=line,
-                                      name=row["player_a"]), "csv")
-        for key, pid in zip(("player_a", "player_b"), ids, strict=True):
-            if pid is not None and pid in seated:
-                raise ApiError.bad_request(_l("line %(line)s: %(name)r is already at table %(table)s", line=line,
-                                              name=row[key], table=seated[pid]), "csv")
-            seated[pid] = number
-        tables.append(Pairing(event_id=event.id, round_number=round_number, number=number,
-                              player_a_id=ids[0], player_b_id=ids[1]))
-    if len({t.number for t in tables}) != len(tables):
-        raise ApiError.bad_request(_l("a table number appears twice"), "csv")
-    for old in [p for p in event.pairings if p.round_number == round_number]:
-        event.pairings.remove(old)
-    db.session.flush()
-    event.pairings.extend(tables)
-    bump(event)
-    db.session.commit()
-    return len(tables)
 
 
 def set_role(device: Device, role: str) -> None:

@@ -34,6 +34,7 @@ LABELS = {
     "pending": _l("pending"), "approved": _l("approved"), "declined": _l("declined"),
     "swiss": _l("Swiss rounds"), "elimination": _l("top cut (elimination)"),
     "floor_judge": _l("floor judge"), "head_judge": _l("head judge"), "scorekeeper": _l("scorekeeper"),
+    "organiser": _l("organiser"),
 }
 
 def select_locale() -> str:

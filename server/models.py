@@ -5,7 +5,7 @@ device's clock); durations are minutes (`*_minutes`). Records are immutable: a c
 a new record (`void`) that points at the old one.
 """
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from shared_rules.vocabulary import stages
@@ -132,6 +132,9 @@ class Device(db.Model):
     created_ms: Mapped[int] = mapped_column(BigInteger)
     last_seen_ms: Mapped[int | None] = mapped_column(BigInteger)
     revoked_ms: Mapped[int | None] = mapped_column(BigInteger)
+    # the staff account the device joined through (its judge name and role follow it); null
+    # for a device joined with the event's code and a typed name
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), index=True)
 
     event: Mapped[Event] = relationship(back_populates="devices")
 
@@ -206,12 +209,95 @@ class Call(db.Model):
     closed_by: Mapped[str | None] = mapped_column(String(100))  # the judge who closed it (and gave the ruling)
 
 
+class Account(db.Model):
+    """A person's own login to the organiser pages (accounts.py). `login` is the name typed
+    to log in, kept case-folded; `name` is shown, and is the judge name of the devices joined
+    through the account. `password_hash` (werkzeug's scrypt) is null until the person sets a
+    password through their one-time link. An `admin` account (the first one, made from
+    ORGANISER_PASSWORD) is organiser of every event, creates events and manages people. A
+    revoked account can no longer log in and its devices are revoked."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    login: Mapped[str | None] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(100))
+    password_hash: Mapped[str | None] = mapped_column(String(256))
+    admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    revoked_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class StaffRole(db.Model):
+    """A person's role in one event (roles.ACCOUNT_ROLES): what the organiser pages let them
+    do there, and the role of the devices they join through their account."""
+
+    __tablename__ = "staff_roles"
+    __table_args__ = (UniqueConstraint("account_id", "event_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+
+
+class AccountLink(db.Model):
+    """A one-time link of an account (only the SHA-256 of its token is kept): `kind`
+    "password" sets the account's password (an invitation, or a new password), "device"
+    joins one phone to `event_id` as the account's person. Used once, or never after
+    `expires_ms`."""
+
+    __tablename__ = "account_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    expires_ms: Mapped[int] = mapped_column(BigInteger)
+    used_ms: Mapped[int | None] = mapped_column(BigInteger)
+
+
 class OrganiserSession(db.Model):
-    """A logged-in organiser session: the SHA-256 of the id its cookie holds, and until
-    when it lasts. Logging out deletes the row."""
+    """A logged-in account's session on the organiser pages: the SHA-256 of the id its
+    cookie holds, whose account it is, and until when it lasts. Logging out deletes the row;
+    a password change deletes every row of the account."""
 
     __tablename__ = "organiser_sessions"
 
     sid_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     created_ms: Mapped[int] = mapped_column(BigInteger)
     expires_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class AuditEntry(db.Model):
+    """One line of an event's audit log (audit.py): who (`account_id` and/or `device_id`,
+    and their name then, `actor`), when (server clock), what (`kind`, an id of
+    audit.KINDS) and what changed (`changes`, a JSON object). Append-only: the ORM refuses
+    to change or delete a row (audit.py), and no page or endpoint offers to."""
+
+    __tablename__ = "audit_entries"
+    __table_args__ = (Index("ix_audit_entries_event_id", "event_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    at_ms: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(32))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"))
+    device_id: Mapped[int | None] = mapped_column(ForeignKey("devices.id", ondelete="SET NULL"))
+    actor: Mapped[str] = mapped_column(String(100))
+    changes: Mapped[dict] = mapped_column(JSON)
+
+
+class CsvMapping(db.Model):
+    """How the organiser mapped the columns of a pairings CSV with these headers (imports.py),
+    so the next file from the same software is read without asking: `headers_key` is the
+    SHA-256 of the case-folded header names, `mapping` {"table": column, "a_name": column, ...}."""
+
+    __tablename__ = "csv_mappings"
+
+    headers_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    headers: Mapped[list] = mapped_column(JSON)
+    mapping: Mapped[dict] = mapped_column(JSON)
+    updated_ms: Mapped[int] = mapped_column(BigInteger)

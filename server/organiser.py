@@ -1,6 +1,8 @@
-"""Organiser pages (server-rendered, plain, mobile-friendly), behind ORGANISER_PASSWORD:
-events, join code and QR, round clock controls, players and tables, devices and roles,
-penalties with approval, exports."""
+"""Organiser pages (server-rendered, plain, mobile-friendly), behind each person's account
+(what each role may do: roles.PAGES): events, join code and QR, round clock controls,
+players, devices and roles, penalties with approval, exports. Logging in and accounts:
+organiser_accounts.py; replacing a round's tables: organiser_imports.py; the audit log:
+organiser_audit.py. Every action is written to the event's audit log (audit.log)."""
 
 import json
 import uuid
@@ -15,15 +17,9 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from . import timeutil, urls
-from .auth import (
-    check_organiser_password,
-    csrf_token,
-    end_organiser_session,
-    organiser_logged_in,
-    organiser_password,
-    organiser_required,
-    start_organiser_session,
-)
+from .accounts import account_events, event_staff, other_accounts
+from .audit import log
+from .auth import csrf_token, current_account, may, page_access
 from .board import results_csv, round_board
 from .clock import ROUND_MINUTES, clock_state, end_round, pause_round, resume_round, start_round
 from .deck_checks import coverage
@@ -31,9 +27,9 @@ from .errors import ApiError
 from .events import (
     check_number,
     create_event,
+    event_problems,
     export_json,
     get_event,
-    import_pairings,
     import_players,
     new_code,
     organiser_device,
@@ -54,7 +50,7 @@ from .fields import MAX_BIGINT
 from .i18n import LANG_COOKIE, LANG_COOKIE_DAYS, LANGUAGES, label, page_language, rule_lang, rule_text, unmarked
 from .models import STAGES, Device, Event
 from .reconcile import stored_items
-from .records import MAX_ROUND
+from .roles import ACCOUNT_ROLES
 from .rules import RuleError, load_ruleset, ruleset_ids
 from .sync import push
 
@@ -64,7 +60,7 @@ MAX_GAMES = 99  # games per match a form may give
 
 @bp.app_context_processor
 def _template_globals():
-    return {"csrf_token": csrf_token, "organiser_logged_in": organiser_logged_in, "languages": LANGUAGES,
+    return {"csrf_token": csrf_token, "me": current_account, "may": may, "languages": LANGUAGES,
             "page_language": page_language, "label": label, "rule_lang": rule_lang}
 
 
@@ -97,7 +93,7 @@ def choose_language():
 def form_action_to(endpoint: str):
     """A decorator for POST handlers of an event's page `endpoint`: the handler's message, or
     a refused action (ApiError, RuleError), becomes a message on that page instead of an
-    error page."""
+    error page, and nothing the refused action began is kept."""
 
     def decorate(view):
         @wraps(view)
@@ -107,6 +103,7 @@ def form_action_to(endpoint: str):
                 if message:
                     flash(message, "ok")
             except (ApiError, RuleError) as err:
+                db.session.rollback()
                 flash(str(err), "error")
             return redirect(url_for(endpoint, slug=slug))
 
@@ -137,59 +134,61 @@ def _page_error(error):
     return redirect(url_for(".event_page", slug=slug) if slug else url_for(".index"))
 
 
-@bp.route("/login", methods=["GET", "POST"])
-def login():
-    """The password form. A wrong password is 401 and counts toward LOGIN_LIMITS
-    (auth.register_limits)."""
-    if request.method == "POST":
-        if check_organiser_password(request.form.get("password", "")):
-            start_organiser_session()
-            target = request.args.get("next", "")
-            return redirect(target if target.startswith("/organiser") else url_for(".index"))
-        flash(_("Wrong password.") if organiser_password() else
-              _("No organiser password is set (%(setting)s).", setting="ORGANISER_PASSWORD"), "error")
-        return render_template("organiser/login.html"), 401
-    return render_template("organiser/login.html")
-
-
-@bp.post("/logout")
-@organiser_required
-def logout():
-    """End the session on the server: the same cookie no longer opens any page."""
-    end_organiser_session()
-    return redirect(url_for(".login"))
-
-
 @bp.get("/")
-@organiser_required
+@page_access("own_account")
 def index():
-    """The event list and the new-event form (its ruleset picker in the page's language)."""
-    events = db.session.scalars(db.select(Event).order_by(Event.id.desc())).all()
+    """The events the account has a role in (every event for an admin) with that role, and
+    for an admin the new-event form (its ruleset picker in the page's language)."""
+    return _index_page()
+
+
+def _index_page(form=None, problems=None, status=200):
     language = page_language()
-    return render_template("organiser/index.html", events=events, stages=STAGES,
-                           rulesets=[load_ruleset(r, language) for r in ruleset_ids()])
+    account = current_account()
+    rulesets = [load_ruleset(r, language) for r in ruleset_ids()] if account.admin else []
+    return render_template("organiser/index.html", events=account_events(account), stages=STAGES,
+                           rulesets=rulesets, form=form or {}, problems=problems or {}), status
 
 
 @bp.post("/events")
-@organiser_required
+@page_access("create_event")
 def new_event():
+    """Create an event from the form. Every refused value is named at its field and the form
+    comes back as typed (400); nothing is made then."""
     form = request.form
-    ruleset, _, level = form.get("ruleset_level", "").partition("|")
-    try:
-        event = create_event(
-            form.get("name", "").strip() or "Event", ruleset, level=level or None, stage=form.get("stage") or "swiss",
-            games_per_match=_form_number("games_per_match", _l("games per match"), 1, MAX_GAMES),
-            round_minutes=_form_minutes(),
-            game=form.get("game") or None)
-    except (ApiError, RuleError) as err:
-        flash(str(err), "error")
-        return redirect(url_for(".index"))
+    ruleset, _sep, level = form.get("ruleset_level", "").partition("|")
+    values, problems = {}, {}
+    for key, read in (("games_per_match", lambda: _form_number("games_per_match", _l("games per match"), 1,
+                                                               MAX_GAMES)),
+                      ("round_minutes", _form_minutes)):
+        try:
+            values[key] = read()
+        except ApiError as err:
+            problems[key] = str(err)
+    name, game = form.get("name", "").strip() or "Event", form.get("game") or None
+    settings = {"level": level or None, "stage": form.get("stage") or "swiss", "game": game,
+                **{k: values.get(k) for k in ("games_per_match", "round_minutes")}}
+    for field, message in event_problems(name, ruleset, settings).items():
+        problems.setdefault(NEW_EVENT_FIELDS.get(field, field), message)
+    if problems:
+        return _index_page(form, problems, 400)
+    event = create_event(name, ruleset, **settings)
+    log(event, "event.create", {"name": event.name, "ruleset": event.ruleset, "level": event.level,
+                                "stage": event.stage, "games_per_match": event.games_per_match,
+                                "round_minutes": event.round_minutes, "game": event.game})
     return redirect(url_for(".event_page", slug=event.slug))
 
 
+# a setting's field as event_problems names it -> the new-event form's field
+NEW_EVENT_FIELDS = {"ruleset": "ruleset_level", "level": "ruleset_level"}
+
+
 @bp.get("/events/<slug>")
-@organiser_required
+@page_access("event_page")
 def event_page(slug):
+    """The event: round clock, join code, round board, calls, what waits for the head judge,
+    deck checks, penalties, devices, staff, players and tables; each form shown only to the
+    roles that may use it (roles.PAGES)."""
     event = get_event(slug)
     language = page_language()
     clock = clock_state(event)
@@ -213,7 +212,9 @@ def event_page(slug):
         head_judge_default=ruleset_data.get("defaults", {}).get("head_judge_from"),
         join_unreachable=urls.phones_cannot_reach(join_url), join_insecure=join_url.startswith("http:"),
         time_left=_time_left(clock["round"], now), board=round_board(event, now), ago=lambda ms: _ago(ms, now),
-        qr_svg=segno.make(join_url, error="m").svg_inline(scale=4), deck_checks=coverage(event, language))
+        qr_svg=segno.make(join_url, error="m").svg_inline(scale=4), deck_checks=coverage(event, language),
+        staff=event_staff(event) if may("staff") else [], account_roles=ACCOUNT_ROLES,
+        others=other_accounts(event) if current_account().admin else [])
 
 
 def review_rows(items: list, penalties: list[dict], players: dict[int, str]) -> list[dict]:
@@ -246,9 +247,10 @@ def device_label(device: Device) -> str:
 
 def device_rows(event: Event) -> list[dict]:
     """The event's devices (not the organiser's) by judge, oldest join first: `{"id",
-    "label", "judge", "name", "role", "created_ms", "last_seen_ms", "revoked_ms",
-    "joins", "current"}`. Where one judge joined more than once, `current` marks the
-    device that synced last (a device that never synced counts from its join)."""
+    "label", "account" (the account it joined through, or None), "judge", "name", "role",
+    "created_ms", "last_seen_ms", "revoked_ms", "joins", "current"}`. Where one judge joined
+    more than once, `current` marks the device that synced last (a device that never synced
+    counts from its join)."""
     devices = [d for d in event.devices if d.role != "organiser"]
     by_judge: dict[str, list[Device]] = {}
     for d in devices:
@@ -258,7 +260,7 @@ def device_rows(event: Event) -> list[dict]:
         live = [d for d in group if d.revoked_ms is None]
         current = max(live, key=lambda d: (d.last_seen_ms or d.created_ms, d.id)) if live else None
         for d in sorted(group, key=lambda d: (d.created_ms, d.id)):
-            rows.append({"id": d.id, "label": device_label(d),
+            rows.append({"id": d.id, "label": device_label(d), "account": d.account_id,
                          "judge": d.judge_name, "name": d.name, "role": d.role,
                          "created_ms": d.created_ms, "last_seen_ms": d.last_seen_ms,
                          "revoked_ms": d.revoked_ms, "joins": len(group),
@@ -307,47 +309,54 @@ def _form_minutes() -> float | None:
 
 
 @bp.post("/events/<slug>/round")
-@organiser_required
+@page_access("run_rounds")
 @_form_action
 def round_action(slug):
+    """Start (with its minutes, or untimed), pause, resume or end the round."""
     event = get_event(slug)
     action = request.form.get("action")
     if action == "start":
         rnd = start_round(event, _form_minutes(),
                           untimed=bool(request.form.get("untimed")))
+        log(event, "round.start", {"round": rnd.number, "minutes": rnd.round_minutes, "stage": rnd.stage})
         return _("Round %(number)s started.", number=rnd.number)
     actions = {"pause": pause_round, "resume": resume_round, "end": end_round}
     if action not in actions:
         raise ApiError.bad_request(_l("unknown action"))
     rnd = actions[action](event)
+    log(event, f"round.{action}", {"round": rnd.number})
     done = {"pause": _("Round %(number)s paused."), "resume": _("Round %(number)s resumed."),
             "end": _("Round %(number)s ended.")}[action]
     return done % {"number": rnd.number}
 
 
 @bp.post("/events/<slug>/stage")
-@organiser_required
+@page_access("settings")
 @_form_action
 def set_stage(slug):
     event = get_event(slug)
+    before = event.stage
     change_stage(event, request.form.get("stage") or "")
+    log(event, "event.settings", {"stage": {"from": before, "to": event.stage}})
     return _("Stage: %(stage)s.", stage=event.stage)
 
 
 @bp.post("/events/<slug>/head-judge")
-@organiser_required
+@page_access("settings")
 @_form_action
 def head_judge_from(slug):
     """The penalty from which the head judge confirms (events.set_head_judge_from)."""
     event = get_event(slug)
+    before = event.head_judge_from
     set_head_judge_from(event, request.form.get("head_judge_from") or None)
+    log(event, "event.settings", {"head_judge_from": {"from": before, "to": event.head_judge_from}})
     if not event.head_judge_from:
         return _("The policy alone says what the head judge confirms.")
     name = rule_names(event.ruleset, page_language())[1].get(event.head_judge_from, event.head_judge_from)
     return escape(_("The head judge confirms from %(penalty)s up.")) % {"penalty": rule_text(name)}
 
 
-def _csv_text() -> str:
+def upload_text() -> str:
     """The uploaded file's text, else the pasted text. ApiError 400 for a file that is not
     UTF-8 text (size limits: see the 413 handler)."""
     upload = request.files.get("file")
@@ -361,58 +370,64 @@ def _csv_text() -> str:
 
 
 @bp.post("/events/<slug>/players")
-@organiser_required
+@page_access("import")
 @_form_action
 def players(slug):
-    added, skipped = import_players(get_event(slug), _csv_text())
+    event = get_event(slug)
+    before = {p.id for p in event.players}
+    added, skipped = import_players(event, upload_text())
+    log(event, "players.import", {"added": [p.name for p in event.players if p.id not in before],
+                                  "skipped": [str(s) for s in skipped]})
     message = ngettext("%(num)s player added.", "%(num)s players added.", added)
     if skipped:
         message += " " + _("Skipped: %(players)s.", players="; ".join(str(s) for s in skipped))
     return message
 
 
-@bp.post("/events/<slug>/pairings")
-@organiser_required
-@_form_action
-def pairings(slug):
-    number = check_number(request.form.get("round", ""), _l("round"), 1, MAX_ROUND, "round")
-    count = import_pairings(get_event(slug), number, _csv_text())
-    return ngettext("Round %(number)s: %(num)s table.", "Round %(number)s: %(num)s tables.", count, number=number)
-
-
 @bp.post("/events/<slug>/devices/<int:device_id>")
-@organiser_required
+@page_access("devices")
 @_form_action
 def device_action(slug, device_id):
+    """Revoke a device, or set its role (a device joined through an account follows its
+    person's role: that is set under Staff)."""
     event = get_event(slug)
     device = db.session.get(Device, device_id) if device_id <= MAX_BIGINT else None
     if device is None or device.event_id != event.id:
         raise ApiError.not_found(_l("device"))
+    changes = {"device": device.id, "judge": device.judge_name}
     if request.form.get("action") == "revoke":
         code = revoke(device)
         if code is None:
             return _("%(device)s was already revoked.", device=device_label(device))
+        log(event, "device.revoke", changes)
         return _("%(device)s revoked. The join code is now %(code)s: judges who have not joined yet need it; "
                  "phones that joined keep working.", device=device_label(device), code=code)
+    if device.account_id is not None:
+        raise ApiError.bad_request(_l("%(device)s follows its person's role: change it under Staff",
+                                      device=device_label(device)), "role")
+    before = device.role
     set_role(device, request.form.get("role", ""))
+    log(event, "device.role", {**changes, "role": {"from": before, "to": device.role}})
     return _("%(device)s is now %(role)s.", device=device_label(device), role=label(device.role))
 
 
 @bp.post("/events/<slug>/join-code")
-@organiser_required
+@page_access("devices")
 @_form_action
 def join_code(slug):
     """A new join code for the event; the old one stops working at once."""
-    code = new_code(get_event(slug))
+    event = get_event(slug)
+    code = new_code(event)
+    log(event, "join_code.new")
     return _("New join code: %(code)s. The old code no longer works; phones that joined keep working.", code=code)
 
 
 @bp.post("/events/<slug>/penalties/<record_id>/approval")
-@organiser_required
+@page_access("approve")
 @_form_action
 def approve(slug, record_id):
     """An approval record from the organiser's pseudo-device, validated and numbered like
-    any device's record."""
+    any device's record (the audit log names the account that gave it)."""
     event = get_event(slug)
     device = organiser_device(event)
     approved = request.form.get("approved") == "1"
@@ -432,20 +447,20 @@ def csv_download(text: str, filename: str) -> Response:
 
 
 @bp.get("/events/<slug>/penalties.csv")
-@organiser_required
+@page_access("penalty_exports")
 def export_csv(slug):
     return csv_download(penalties_csv(get_event(slug)), f"penalties-{slug}.csv")
 
 
 @bp.get("/events/<slug>/results.csv")
-@organiser_required
+@page_access("round_exports")
 def export_results(slug):
     """Every table's current result (board.result_rows) as CSV."""
     return csv_download(results_csv(get_event(slug)), f"results-{slug}.csv")
 
 
 @bp.get("/events/<slug>/board.json")
-@organiser_required
+@page_access("event_page")
 def board_json(slug):
     """The round board (board.round_board) for the event page to follow without a reload."""
     now = timeutil.now_ms()
@@ -453,7 +468,7 @@ def board_json(slug):
 
 
 @bp.get("/events/<slug>/board")
-@organiser_required
+@page_access("event_page")
 def board_part(slug):
     """The round board's part of the event page, drawn again (the page fetches it every 5 s)."""
     event = get_event(slug)
@@ -461,7 +476,7 @@ def board_part(slug):
 
 
 @bp.get("/events/<slug>/penalties.json")
-@organiser_required
+@page_access("penalty_exports")
 def export_json_file(slug):
     return Response(json.dumps(export_json(get_event(slug)), indent=2), mimetype="application/json",
                     headers={"Content-Disposition": f"attachment; filename=penalties-{slug}.json"})

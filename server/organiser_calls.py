@@ -9,7 +9,8 @@ from flask_babel import lazy_gettext as _l
 
 from . import timeutil, urls
 from .appeals import appeals_csv
-from .auth import organiser_required
+from .audit import log
+from .auth import page_access
 from .calls import ESCALATE_SECONDS, call_json, calls_csv, list_calls, reasons, set_escalate_seconds
 from .errors import ApiError
 from .events import check_number, get_event
@@ -44,44 +45,50 @@ def table_count(event: Event) -> int:
 
 
 @bp.post("/events/<slug>/call-escalation")
-@organiser_required
+@page_access("settings")
 @_form_action
 def call_escalation(slug):
     """The organiser's setting: seconds before a call nobody took goes to the head judge."""
     low, high = ESCALATE_SECONDS
     seconds = check_number(request.form.get("seconds", ""), _l("seconds"), low, high, "seconds")
-    set_escalate_seconds(get_event(slug), seconds)
+    event = get_event(slug)
+    before = event.call_escalate_seconds
+    set_escalate_seconds(event, seconds)
+    log(event, "event.settings", {"call_escalate_seconds": {"from": before, "to": seconds}})
     return _("A call nobody takes within %(seconds)s s now goes to the head judge.", seconds=seconds)
 
 
 @bp.get("/events/<slug>/calls.csv")
-@organiser_required
+@page_access("round_exports")
 def export_calls(slug):
     """Every judge call of the event with its times (calls.calls_csv)."""
     return csv_download(calls_csv(get_event(slug)), f"calls-{slug}.csv")
 
 
 @bp.get("/events/<slug>/appeals.csv")
-@organiser_required
+@page_access("penalty_exports")
 def export_appeals(slug):
     """Every appeal of the event with the head judge's decision (appeals.appeals_csv)."""
     return csv_download(appeals_csv(get_event(slug)), f"appeals-{slug}.csv")
 
 
 @bp.get("/events/<slug>/tables")
-@organiser_required
+@page_access("import")
 def table_cards(slug):
     """A printable sheet of table QR cards for tables 1..N: N is `?count=` (1 to MAX_CARDS),
-    else the highest table number of the event's pairings; a bad count is a message and the
-    sheet for the default."""
+    else the highest table number of the event's pairings. A bad count is said on the page,
+    with what the sheet shows instead (the default), and stays in its field, marked."""
     event = get_event(slug)
     count, error = table_count(event), None
-    if request.args.get("count"):
+    typed = request.args.get("count")
+    if typed:
         try:
-            count = check_number(request.args["count"], _l("count"), 1, MAX_CARDS, "count")
-        except ApiError as err:  # shown on the page
-            error = str(err)
+            count = check_number(typed, _l("count"), 1, MAX_CARDS, "count")
+        except ApiError as err:  # shown on the page, with the sheet it shows instead
+            fallback = (_("Showing tables 1 to %(count)s instead, the highest table number of the pairings.",
+                          count=count) if count else _("No cards are shown instead: the event has no pairings yet."))
+            error = f"{err} {fallback}"
     cards = [{"number": n, "url": table_url(slug, n),
               "svg": segno.make(table_url(slug, n), error="m").svg_inline(scale=3)} for n in range(1, count + 1)]
     return render_template("organiser/tables.html", event=event, cards=cards, count=count, error=error,
-                           max_cards=MAX_CARDS)
+                           typed=typed if error else None, max_cards=MAX_CARDS)

@@ -13,7 +13,8 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from . import timeutil, urls
-from .auth import organiser_required
+from .audit import log
+from .auth import page_access
 from .decklist_intake import (
     MAX_SIZE,
     ListRefused,
@@ -38,7 +39,7 @@ from .events import check_number, get_event, rule_names, utc_iso
 from .extensions import db
 from .i18n import page_language
 from .models import Event, Player
-from .organiser import _csv_text, bp, csv_download, form_action_to
+from .organiser import bp, csv_download, form_action_to, upload_text
 
 TZ_MINUTES = 14 * 60  # the furthest a time zone is from UTC
 
@@ -81,7 +82,7 @@ def _policy_words(event: Event, language: str) -> dict:
 
 
 @bp.get("/events/<slug>/decklists")
-@organiser_required
+@page_access("decklists")
 def decklists_page(slug):
     """The event's decklists: settings, who has a list (by last name), bulk upload, links."""
     event = get_event(slug)
@@ -118,7 +119,7 @@ def _deadline_ms() -> int | None:
 
 
 @bp.post("/events/<slug>/decklists/settings")
-@organiser_required
+@page_access("decklists")
 @_to_page
 def decklist_settings(slug):
     """The players' deadline (`action` "deadline" or "no_deadline") or the deck sizes the
@@ -126,11 +127,14 @@ def decklist_settings(slug):
     bound)."""
     event = get_event(slug)
     action = request.form.get("action")
+    before = event.decklist_deadline_ms
     if action == "no_deadline":
         set_deadline(event, None)
+        log(event, "decklists.settings", {"deadline_ms": {"from": before, "to": None}})
         return _("Players no longer submit their lists; you enter them.")
     if action == "deadline":
         set_deadline(event, _deadline_ms())
+        log(event, "decklists.settings", {"deadline_ms": {"from": before, "to": event.decklist_deadline_ms}})
         return _("Players submit their lists until %(deadline)s (UTC).", deadline=utc_iso(event.decklist_deadline_ms))
     if action != "sizes":
         raise ApiError.bad_request(_l("unknown action"))
@@ -142,17 +146,19 @@ def decklist_settings(slug):
             check_number(text, label, 0, MAX_SIZE, f"{bound}_{section['id']}")
             if (text := request.form.get(f"{bound}_{section['id']}", "").strip()) else None
             for bound, label in (("min", _l("minimum")), ("max", _l("maximum"))))
+    before = event.decklist_sizes
     set_sizes(event, values)
+    log(event, "decklists.settings", {"sizes": {"from": before, "to": event.decklist_sizes}})
     return _("Deck sizes saved.")
 
 
 @bp.post("/events/<slug>/decklists/bulk")
-@organiser_required
+@page_access("decklists")
 @_to_page
 def decklists_bulk(slug):
     """Lists from a CSV (decklist_intake.bulk): the rows that read are stored, each other row
     is named with its reason."""
-    stored, refused = bulk(get_event(slug), _csv_text())
+    stored, refused = bulk(get_event(slug), upload_text())
     message = ngettext("%(num)s list stored.", "%(num)s lists stored.", len(stored))
     if refused:
         flash(_("Not stored: %(rows)s", rows=" · ".join(refused)), "error")
@@ -167,7 +173,7 @@ def _player(event: Event, player_id: int) -> Player:
 
 
 @bp.route("/events/<slug>/decklists/<int:player_id>", methods=["GET", "POST"])
-@organiser_required
+@page_access("decklists")
 def decklist_player(slug, player_id):
     """One player's list: the version that counts, every version (who, when), and a form to
     add a version (pasted or uploaded, in any format). A list that does not read is shown
@@ -202,7 +208,7 @@ def decklist_player(slug, player_id):
 
 
 @bp.get("/events/<slug>/decklists/print")
-@organiser_required
+@page_access("decklists")
 def decklists_print(slug):
     """Every registered list, one a page, by last name (the order judges file them)."""
     event = get_event(slug)
@@ -215,7 +221,7 @@ def decklists_print(slug):
 
 
 @bp.get("/events/<slug>/decklists.csv")
-@organiser_required
+@page_access("decklists")
 def decklists_export(slug):
     """Every registered list as CSV, one row per card line (decklist_intake.lists_csv)."""
     return csv_download(lists_csv(get_event(slug)), f"decklists-{slug}.csv")
@@ -227,7 +233,7 @@ def code_url(slug: str, code: str) -> str:
 
 
 @bp.get("/events/<slug>/decklists/codes")
-@organiser_required
+@page_access("decklists")
 def decklist_codes(slug):
     """A printable sheet of each player's decklist code with a QR of their submission link,
     by last name (hand each player their own slip)."""

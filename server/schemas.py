@@ -8,6 +8,7 @@ from shared_rules.translations import ENGLISH, LANGUAGES
 from .decklists import FORMATS
 from .fields import MAX_BIGINT, Int, Text
 from .models import ROLES
+from .roles import ACCOUNT_ROLES
 
 
 class TimeOut(Schema):
@@ -110,6 +111,16 @@ class JoinIn(Schema):
     judge_name = Text(100, required=True)
 
 
+class JoinLinkIn(Schema):
+    link = Text(200, required=True, metadata={"description": "the token of a one-time device link"})
+    device_name = Text(100, required=True)
+
+
+class AccountJoinIn(Schema):
+    event = Text(16, required=True, metadata={"description": "the event's slug"})
+    device_name = Text(100, required=True)
+
+
 class JoinEventOut(EventOut):
     id = fields.Integer()
 
@@ -118,7 +129,21 @@ class JoinOut(Schema):
     token = fields.String(metadata={"description": "bearer token; shown once"})
     device_id = fields.Integer()
     role = fields.String(validate=validate.OneOf(ROLES))
+    judge_name = fields.String(metadata={"description": "the name the device's records carry"})
     event = fields.Nested(JoinEventOut)
+
+
+class AccountEventOut(Schema):
+    slug = fields.String()
+    name = fields.String()
+    role = fields.String(validate=validate.OneOf(ACCOUNT_ROLES), metadata={"description": "the person's role"})
+    device_role = fields.String(validate=validate.OneOf(ROLES), metadata={
+        "description": "the role a device joined through the account takes"})
+
+
+class AccountOut(Schema):
+    name = fields.String(metadata={"description": "the person's name, which their devices carry"})
+    events = fields.List(fields.Nested(AccountEventOut))
 
 
 class PlayerOut(Schema):

@@ -11,6 +11,7 @@ from sqlalchemy import func, or_, update
 from sqlalchemy.exc import IntegrityError
 
 from . import roles, timeutil
+from .audit import log_records
 from .extensions import db
 from .models import Device, Event, Pairing, Player, Record, Round
 from .reconcile import reconcile
@@ -171,6 +172,7 @@ def _push_once(event: Event, device: Device, raw_records: list) -> list[dict]:
         db.session.flush()
         known_readable(new)  # checked above: views and reconciliation need not check them again
         reconcile(event, last)  # under the event row's lock, like the numbers
+        log_records(event, device, new)  # a head judge's, scorekeeper's or the pages' records
     device.last_seen_ms = now
     db.session.commit()
     return results

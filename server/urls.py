@@ -36,6 +36,12 @@ def join_url(code: str, base: str | None = None) -> str:
     return f"{base or base_url()}/#/join/{code}"
 
 
+def device_link_url(token: str, base: str | None = None) -> str:
+    """The one-time link that opens the judge app and joins the phone as the link's person
+    (accounts.issue_link "device")."""
+    return f"{base or base_url()}/#/join/link/{token}"
+
+
 def phones_cannot_reach(url: str) -> bool:
     """True when `url`'s host is this machine only (localhost, 127.0.0.0/8, ::1) or the
     any-address 0.0.0.0: a phone scanning a QR code of it reaches nothing."""

@@ -281,7 +281,8 @@ class EventServer:
                    games_per_match=3):
         """An event with `players` players and round 1's tables; returns
         {"slug", "code", "players": [{id, name}]}."""
-        from server.events import create_event, import_pairings, import_players
+        from server.events import create_event, import_players
+        from server.imports import import_pairings
 
         names = [f"Player {chr(65 + i)}{i + 1}" for i in range(players)]
         with self.app.app_context():

@@ -1,6 +1,7 @@
 """axe-core (npm `axe-core`, run in the page) finds no accessibility violation on any screen
 of the judge app or the players' pages, at 390 and 320 px wide, in the light and the dark
-colour scheme. One browser context per width walks every screen; each screen is checked in
+colour scheme (the Event screen also logged in to the organiser pages, and opened by a
+one-time link). One browser context per width walks every screen; each screen is checked in
 both schemes (the app follows the system's scheme)."""
 
 import pytest
@@ -53,6 +54,18 @@ def test_every_screen_has_no_axe_violation(browser, flask_server, size):
         page.goto(flask_server.url + "/#/join")
         page.wait_for_selector("#join-code")
         check(page, "join", found)
+        # logged in to the organiser pages on this browser: the card that joins as oneself
+        page.goto(flask_server.url + "/organiser/login")
+        page.fill("input[name=username]", "organiser")
+        page.fill("input[name=password]", "browser-tests")
+        page.click("main button")
+        page.wait_for_url("**/organiser/")
+        page.goto(flask_server.url + "/#/join")
+        page.wait_for_selector(f"#join-mine button[data-event='{slug}']")
+        check(page, "join (account)", found)
+        page.goto(flask_server.url + "/#/join/link/a-one-time-token")
+        page.wait_for_selector("#join-link-btn")
+        check(page, "join (link)", found)
 
         join(page, flask_server, event, "Ada")
         flask_server.set_role(slug, "Ada", "head_judge")

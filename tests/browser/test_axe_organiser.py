@@ -1,7 +1,9 @@
 """Accessibility of the organiser pages: axe-core finds no violation on any of them (login,
 event list, event page with a round running, a judge call and a penalty, which
 holds the round board, the judge calls and the deck checks, the decklists pages (the list,
-one player's, the print sheet, the code slips) and the table QR sheet) on a
+one player's, the print sheet, the code slips), the table QR sheet, one's
+account and its phone link, the people page, the audit log, the one-time password page,
+the tables' preview, a CSV's column mapping, and a scorekeeper's refusal) on a
 390 and a 320 px wide phone, in the light and the dark colour scheme; and every control
 is at least 44 px both ways."""
 
@@ -28,6 +30,8 @@ def busy_event(flask_server):
     """An event with round 1 running, an open judge call and a penalty with notes and a fact
     still open when it was recorded (so that every part of the event page has rows)."""
     from server import timeutil
+    from server.accounts import invite, issue_link, set_password_by_link
+    from server.audit import log
     from server.decklist_intake import ensure_codes, register, set_deadline, set_sizes
     from server.events import get_event, organiser_device
     from server.sync import push
@@ -48,7 +52,12 @@ def busy_event(flask_server):
         set_sizes(ev, {"main": (60, None), "side": (None, 15)})
         register(ev, ev.players[0], "56 Island\n4 Lightning Bolt\n\n15 Negate\n", None, "player")
         register(ev, ev.players[1], "40 Mountain\n", None, "organiser")
-    return event
+        log(ev, "round.start", {"round": 1, "minutes": 50.0})  # the audit page has rows
+        keeper, _ = invite(ev, "Axe Keeper", "scorekeeper")
+        set_password_by_link(issue_link(keeper, "password"), "axe.keeper", "a long enough password",
+                             "a long enough password")
+        _, welcome = invite(ev, "Axe Welcome", "floor_judge")
+    return {**event, "welcome": welcome}
 
 
 def axe_violations(page) -> list[str]:
@@ -74,6 +83,7 @@ def test_the_organiser_pages_have_no_axe_violations_and_big_enough_targets(brows
         page.goto(flask_server.url + "/organiser/login")
         assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
         found["login"] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
+        page.fill("input[name=username]", "organiser")
         page.fill("input[name=password]", "browser-tests")
         page.click("button:text('Log in')")
         page.wait_for_url("**/organiser/")
@@ -83,7 +93,9 @@ def test_the_organiser_pages_have_no_axe_violations_and_big_enough_targets(brows
                            ("a player's decklist", f"/organiser/events/{slug}/decklists/{player}"),
                            ("decklists to print", f"/organiser/events/{slug}/decklists/print"),
                            ("decklist codes", f"/organiser/events/{slug}/decklists/codes"),
-                           ("tables", f"/organiser/events/{slug}/tables")]:
+                           ("tables", f"/organiser/events/{slug}/tables"), ("account", "/organiser/account"),
+                           ("people", "/organiser/people"), ("audit", f"/organiser/events/{slug}/audit"),
+                           ("welcome", f"/organiser/welcome/{busy_event['welcome']}")]:
             page.goto(flask_server.url + path)
             if name == "event":
                 assert page.text_content("#round-state") == "running"
@@ -96,6 +108,26 @@ def test_the_organiser_pages_have_no_axe_violations_and_big_enough_targets(brows
                 assert page.locator("#decklists .problem").count() == 1
                 shoot(page, f"organiser-decklists-{scheme}", sizes=(size,))
             found[name] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
+        # pages that forms lead to: the tables' preview, a CSV's column mapping, a phone link
+        for name, text in [("preview", "table,player_a,player_b\n7,Player A1,Player B2\n"),
+                           ("mapping", "Table,Player 1,Player 2\n1,Player A1,Player B2\n")]:
+            page.goto(flask_server.url + f"/organiser/events/{slug}")
+            page.fill("#pairings-form textarea[name=csv]", text)
+            page.click("#pairings-form button")
+            page.wait_for_selector("#confirm-form" if name == "preview" else "#mapping-form")
+            found[name] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
+        page.goto(flask_server.url + "/organiser/account")
+        page.click("#my-events button")
+        page.wait_for_selector("#phone-url")
+        found["phone link"] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
+        # a scorekeeper's refusal
+        page.click("#account-nav button")
+        page.fill("input[name=username]", "axe.keeper")
+        page.fill("input[name=password]", "a long enough password")
+        page.click("button:text('Log in')")
+        page.wait_for_url("**/organiser/")
+        page.goto(flask_server.url + "/organiser/people")
+        found["refused"] = axe_violations(page) + page.evaluate(SMALL_TARGETS, TARGET_PX)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
     finally:
         ctx.close()

@@ -75,6 +75,7 @@ def test_behind_an_https_router_the_app_installs_and_join_links_use_public_url(b
         assert router.encodings["/pyodide/pyodide.asm.wasm"] == "br"
 
         page.goto(url + "/organiser/login")
+        page.fill("input[name=username]", "organiser")
         page.fill("input[name=password]", "browser-tests")
         page.click("button")
         page.fill("input[name=name]", "Venue Open")

@@ -9,7 +9,8 @@ WORD = "Y" * 200
 
 
 def make_event(server):
-    from server.events import create_event, import_pairings, import_players
+    from server.events import create_event, import_players
+    from server.imports import import_pairings
 
     names = [LONG[:200], WORD, "Ann Lee", "Bo Kim"]
     with server.app.app_context():

@@ -1,6 +1,6 @@
-"""The organiser's page asks once, in the page, before ending a round, revoking a device or
-replacing a round's tables:
-the first tap does nothing but ask, "Keep ..." leaves things as they were, "Yes, ..." acts."""
+"""The organiser's page asks once, in the page, before ending a round or revoking a device:
+the first tap does nothing but ask, "Keep ..." leaves things as they were, "Yes, ..." acts.
+Replacing a round's tables shows what changes first, and acts only on Confirm."""
 
 from .conftest import PHONE
 
@@ -15,6 +15,7 @@ def test_end_round_revoke_and_replacing_tables_ask_once_in_the_page(browser, fla
             "code": event["code"], "device_name": "Pixel", "judge_name": "Rhea"})
         assert joined.ok
         page.goto(flask_server.url + "/organiser/login")
+        page.fill("input[name=username]", "organiser")
         page.fill("input[name=password]", "browser-tests")
         page.click("text=Log in")
         page.goto(flask_server.url + f"/organiser/events/{event['slug']}")
@@ -43,16 +44,23 @@ def test_end_round_revoke_and_replacing_tables_ask_once_in_the_page(browser, fla
         page.wait_for_selector("#devices tr.voided")
         assert page.locator(revoke).count() == 0
 
-        # replacing a round's tables, once the event has tables, asks too
+        # replacing a round's tables shows what changes and asks: nothing changes until Confirm
         names = [p["name"] for p in event["players"]]
         page.fill("textarea[name=csv][placeholder^=table]", f"table,player_a,player_b\n9,{names[0]},{names[1]}")
-        replace = page.locator("button", has_text="Replace this round's tables")
-        replace.click()
-        assert page.is_visible("text=Yes, replace that round's tables")
-        page.click("text=Keep the tables")
-        assert page.locator(".sure").count() == 0 and replace.is_visible()
-        replace.click()
-        page.click("text=Yes, replace that round's tables")
+        page.locator("button", has_text="Replace this round's tables").click()
+        page.wait_for_selector("#preview")
+        assert page.text_content("#preview-heading") == "Round 2's tables: what changes"
+        row = page.locator("#preview tr[data-table='9']")
+        assert row.get_attribute("data-state") == "new" and f"{names[0]} – {names[1]}" in row.text_content()
+        page.click("#cancel-tables")
+        page.wait_for_selector("#round-state")
+        with flask_server.app.app_context():
+            from server.events import get_event
+
+            assert [p.round_number for p in get_event(event["slug"]).pairings] == [1, 1]
+        page.fill("textarea[name=csv][placeholder^=table]", f"table,player_a,player_b\n9,{names[0]},{names[1]}")
+        page.locator("button", has_text="Replace this round's tables").click()
+        page.click("#confirm-tables")
         page.wait_for_selector("text=Round 2: 1 table.")
     finally:
         ctx.close()

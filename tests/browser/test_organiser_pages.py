@@ -12,6 +12,7 @@ def test_the_event_page_fits_a_320_px_screen(browser, flask_server):
     try:
         page = ctx.new_page()
         page.goto(flask_server.url + "/organiser/login")
+        page.fill("input[name=username]", "organiser")
         page.fill("input[name=password]", "browser-tests")
         page.click("text=Log in")
         page.goto(flask_server.url + f"/organiser/events/{event['slug']}")
@@ -36,6 +37,7 @@ def test_the_language_picked_stays_after_a_reload(browser, flask_server):
         expect(page.locator("main button")).to_have_text("Iniciar sesión")
         page.reload()
         expect(page.locator("html")).to_have_attribute("lang", "es")
+        page.fill("input[name=username]", "organiser")
         page.fill("input[name=password]", "browser-tests")
         page.click("main button")
         expect(page.locator("main h2").first).to_have_text("Torneos")

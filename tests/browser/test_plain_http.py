@@ -30,6 +30,7 @@ def test_on_plain_http_the_app_says_it_is_not_kept_offline_and_the_rest_works(br
         page.goto(f"{url}/#/event/{event['slug']}")
         page.wait_for_function("() => /Round 1/.test(document.querySelector('#pub-label')?.textContent)")
         page.goto(url + "/organiser/login")
+        page.fill("input[name=username]", "organiser")
         page.fill("input[name=password]", "browser-tests")
         page.click("button")
         page.goto(f"{url}/organiser/events/{event['slug']}")

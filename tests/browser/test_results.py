@@ -46,6 +46,7 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         # board without a reload
         organiser = organiser_ctx.new_page()
         organiser.goto(flask_server.url + "/organiser/login")
+        organiser.fill("input[name=username]", "organiser")
         organiser.fill("input[name=password]", "browser-tests")
         organiser.click("text=Log in")
         organiser.goto(flask_server.url + f"/organiser/events/{slug}")

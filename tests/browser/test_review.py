@@ -145,6 +145,7 @@ def test_a_penalty_decided_without_an_offline_judges_records_is_flagged_and_issu
         # The organiser's event page says the same.
         organiser = hal_ctx.new_page()
         organiser.goto(flask_server.url + "/organiser/login")
+        organiser.fill("input[name=username]", "organiser")
         organiser.fill("input[name=password]", "browser-tests")
         organiser.click("text=Log in")
         organiser.goto(flask_server.url + f"/organiser/events/{slug}")

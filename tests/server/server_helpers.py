@@ -109,7 +109,7 @@ def seated_event(app, players, ruleset="wotf", level="competitive", round_number
     """An event (add_event) with `players` seated two by two at tables 1, 2, ... of round
     `round_number`, which is started."""
     from server.clock import start_round
-    from server.events import import_pairings
+    from server.imports import import_pairings
 
     event = add_event(app, ruleset=ruleset, level=level, players=players)
     with app.app_context():

@@ -8,6 +8,7 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from conftest import log_in
 from flask_migrate import upgrade
 from server_helpers import Phone, add_event, make_app
 
@@ -130,6 +131,62 @@ def test_the_player_key_migration_folds_the_names_of_stored_records_and_back(tmp
     assert before == {typed["id"]: "Ada  BROOK", listed["id"]: ben, extension["id"]: None}
 
 
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_the_accounts_migration_goes_down_and_up_again(tmp_path, request, backend):
+    """0007_accounts both ways with data in its tables: down drops the accounts, roles,
+    links, audit log and mappings, ends the sessions and keeps every device (without its
+    account); up again builds what the models describe."""
+    from flask_migrate import downgrade
+
+    from server.accounts import invite
+    from server.models import Device, Event
+
+    if backend == "postgres":
+        url, _ = request.getfixturevalue("pg_url")
+        schema = "jc_migrate_accounts"
+        engine = sa.create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE; CREATE SCHEMA "{schema}"'))
+        app = create_app({"SECRET_KEY": "test", "ORGANISER_PASSWORD": "letmein", "SQLALCHEMY_DATABASE_URI": url,
+                          "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={schema}"}}})
+    else:
+        app = make_app("sqlite", tmp_path, request)
+    directory = app.extensions["migrate"].directory
+    with app.app_context():
+        upgrade(directory=directory)
+    event = add_event(app)
+    organiser = log_in(app.test_client())
+    organiser.form(f"/organiser/events/{event['slug']}/join-code")  # an audit entry
+    with app.app_context():
+        account, _ = invite(db.session.get(Event, event["id"]), "Sam Score", "scorekeeper")
+        phone = Device(event_id=event["id"], name="p", judge_name="Sam Score", role="scorekeeper",
+                       created_ms=1, account_id=account.id)
+        db.session.add(phone)
+        db.session.commit()
+        phone_id, account_id = phone.id, account.id
+        db.session.remove()  # no transaction of this session may hold a lock the migration needs
+
+        def tables():
+            return set(sa.inspect(db.engine).get_table_names())
+
+        downgrade(directory=directory, revision="0006_player_keys")
+        down = tables()
+        with db.engine.connect() as conn:
+            sessions = conn.execute(sa.text("SELECT count(*) FROM organiser_sessions")).scalar()
+            devices = conn.execute(sa.text("SELECT id, judge_name FROM devices ORDER BY id")).all()
+        upgrade(directory=directory)
+        with db.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
+        db.engine.dispose()
+    if backend == "postgres":
+        with engine.begin() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+    assert not down & {"accounts", "staff_roles", "account_links", "audit_entries", "csv_mappings"}
+    assert sessions == 0 and (phone_id, "Sam Score") in devices and account_id
+    assert diff == []
+
+
 @pytest.fixture
 def dist(tmp_path):
     folder = tmp_path / "dist"
@@ -217,7 +274,7 @@ def test_demo_serve_runs_the_server_after_loading(tmp_path, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/demo.sqlite3")
     app = create_app({"TESTING": True, "ORGANISER_PASSWORD": "pw"}, instance_path=str(tmp_path))
     result = app.test_cli_runner().invoke(args=["demo", "--serve", "--host", "0.0.0.0", "--port", "8123"])
-    assert "http://0.0.0.0:8123/organiser/  password: pw" in result.output
+    assert "http://0.0.0.0:8123/organiser/  login: organiser  password: pw" in result.output
     assert served == [("0.0.0.0", 8123, app)]
     with app.app_context():
         minutes = dict(db.session.execute(sa.text("select ruleset, round_minutes from events")).all())

@@ -3,12 +3,15 @@ list, take and close them, rate limits, who may call (the ruleset via the engine
 on the server clock, bad input, nothing personal stored, the organiser's pages and export."""
 
 import csv
+import html
 import io
 import json
+import re
 import threading
 
 import pytest
 import sqlalchemy as sa
+from conftest import replace_tables
 from server_helpers import Phone, add_event, make_app, seated_event, set_role
 
 import shared_rules
@@ -295,10 +298,27 @@ def test_the_organiser_page_shows_open_calls_prints_table_cards_and_exports_call
     assert [(r["id"], r["table"], r["reason"], r["status"], r["caller"]) for r in rows] == [
         (call_id, "12", "leaving_table", "open", "player")]
     assert rows[0]["created_utc"].endswith("Z") and rows[0]["created_ms"].isdigit()
-    client.form(f"/organiser/events/{wotf['slug']}/pairings", round="1",
-                csv="table,player_a,player_b\n5,Ada Brook,Ben Carter\n")
+    replace_tables(client, wotf["slug"], 1, "table,player_a,player_b\n5,Ada Brook,Ben Carter\n")
     default = client.get(f"/organiser/events/{wotf['slug']}/tables").get_data(as_text=True)
     assert default.count('class="card"') == 5  # tables 1 to the highest table of the pairings
+
+
+@pytest.mark.parametrize("count", ["abc", "0", "501", "2.5"])
+def test_a_bad_card_count_says_what_the_sheet_shows_instead(app, organiser, wotf, count):
+    """The sheet falls back to the pairings' tables, and says so beside the refused count,
+    which stays in its field, marked."""
+    replace_tables(organiser, wotf["slug"], 1, "table,player_a,player_b\n4,Ada Brook,Ben Carter\n")
+    page = html.unescape(organiser.get(f"/organiser/events/{wotf['slug']}/tables?count={count}").get_data(as_text=True))
+    problem = re.search(r'<p class="flash error" role="alert" id="count-problem">([^<]*)</p>', page).group(1)
+    assert problem.startswith("count must be") and problem.endswith(
+        "Showing tables 1 to 4 instead, the highest table number of the pairings."), problem
+    assert page.count('class="card"') == 4
+    assert f'name="count" inputmode="numeric" value="{count}" aria-invalid="true" aria-describedby="count-problem"' \
+        in page
+    empty = add_event(app, ruleset="wotf", players=())
+    none = organiser.get(f"/organiser/events/{empty['slug']}/tables?count={count}").get_data(as_text=True)
+    none = html.unescape(none)
+    assert "No cards are shown instead: the event has no pairings yet." in none and 'class="card"' not in none
 
 
 def test_once_the_event_has_tables_only_those_tables_may_call(app, client, now):

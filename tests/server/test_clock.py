@@ -4,8 +4,8 @@ import pytest
 from server_helpers import T0, Phone, add_event
 
 from server import clock as clocks
-from server.events import import_pairings
 from server.extensions import db
+from server.imports import import_pairings
 from server.models import Event
 
 MIN = 60_000

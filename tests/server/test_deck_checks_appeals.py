@@ -8,8 +8,9 @@ import pytest
 from server_helpers import Phone, add_event, seated_event, set_role
 
 from server.clock import end_round, start_round
-from server.events import import_pairings, set_stage
+from server.events import set_stage
 from server.extensions import db
+from server.imports import import_pairings
 from server.models import Event
 from shared_rules.engine import compiled_ruleset
 

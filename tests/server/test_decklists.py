@@ -440,7 +440,7 @@ def test_the_decklists_migration_adds_the_settings_and_codes_and_takes_them_back
         ev.decklist_deadline_ms, ev.decklist_sizes = T0, {"main": {"minimum": 60, "maximum": None}}
         db.session.commit()
         assert {"decklist_deadline_ms", "decklist_sizes"} <= columns("events")
-        downgrade(directory=directory, revision="0006_player_keys")
+        downgrade(directory=directory, revision="0007_accounts")
         assert not {"decklist_deadline_ms", "decklist_sizes"} & columns("events")
         assert "decklist_code" not in columns("players")
         with db.engine.connect() as conn:

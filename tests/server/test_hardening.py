@@ -148,7 +148,7 @@ def test_a_record_may_not_name_a_round_the_event_has_not_reached(app, event, pho
     [result] = phone.sync([rec])["results"]
     assert result["reason"] == "payload.round: this event has no round 3 yet (latest: 1)"
     with app.app_context():
-        from server.events import import_pairings
+        from server.imports import import_pairings
 
         ev = db.session.get(Event, event["id"])
         import_pairings(ev, 3, "table,player_a,player_b\n1,Ada Brook,Ben Carter\n")

@@ -144,7 +144,8 @@ def _organiser(urls):
     """A cookie-keeping opener logged in on the first server, and the form token."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    status, _, _ = _call(urls[0] + "/organiser/login", form={"password": "pw"}, opener=opener)
+    status, _, _ = _call(urls[0] + "/organiser/login", form={"username": "organiser", "password": "pw"},
+                         opener=opener)
     assert status == 200
     _, page, _ = _call(urls[1] + "/organiser/", opener=opener)  # the other process knows the session
     token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)

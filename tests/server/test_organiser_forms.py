@@ -3,8 +3,10 @@ message and changes nothing; no 500 on SQLite or PostgreSQL."""
 
 import html
 import io
+import re
 
 import pytest
+from conftest import replace_tables
 from server_helpers import Phone, add_event
 
 from server.extensions import db
@@ -19,8 +21,8 @@ def event(app):
                      players=("Ada Brook", "Ben Carter", "Chloe Diaz"))
 
 
-def _text(page):
-    assert page.status_code == 200, page.status_code
+def _text(page, status=200):
+    assert page.status_code == status, page.status_code
     return html.unescape(page.get_data(as_text=True))
 
 
@@ -50,9 +52,40 @@ def _upload(organiser, path, content: bytes, **fields):
 ])
 def test_a_bad_new_event_form_says_why_and_makes_nothing(app, organiser, event, fields, message):
     before = _counts(app, event)
-    page = _text(organiser.form("/organiser/events", data={"ruleset_level": "dci-upg|competitive", **fields}))
+    page = _text(organiser.form("/organiser/events", data={"ruleset_level": "dci-upg|competitive", **fields}), 400)
     assert message in page
     assert _counts(app, event) == before
+
+
+def test_a_refused_new_event_keeps_what_was_typed_and_names_every_problem(app, organiser, event):
+    """The form comes back as typed, each refused field marked (aria-invalid, its message
+    beside it) and every problem listed, not only the first."""
+    before = _counts(app, event)
+    res = organiser.form("/organiser/events", data={
+        "name": "Autumn Open", "ruleset_level": "wotf|competitive", "stage": "swiss", "games_per_match": "2.5",
+        "round_minutes": "700", "game": "a\x07b"})
+    page = _text(res, 400)
+    assert _counts(app, event) == before
+    problems = re.findall(r'<p class="field-error" id="(\w+)-problem">([^<]*)</p>', page)
+    assert dict(problems) == {
+        "games_per_match": "games per match must be a whole number from 1 to 99, not '2.5'",
+        "round_minutes": "round minutes must be from 1 to 600",
+        "game": "the game holds a control character (U+0007)"}
+    assert "The event was not created: 3 problems." in page
+    for field in ("games_per_match", "round_minutes", "game"):
+        assert re.search(rf'id="{field}"[^>]*aria-invalid="true" aria-describedby="{field}-problem"', page), field
+    assert 'id="name" required maxlength="200" value="Autumn Open">' in page  # kept, not marked
+    assert 'value="wotf|competitive" selected>' in page and 'value="2.5"' in page and 'value="700"' in page
+
+
+def test_a_policy_that_names_its_games_is_refused_beside_the_other_problems(app, organiser, event):
+    """The engine's check names one setting at a time: asked again, every refused setting is
+    named (here best of 4 where the policy takes only its own, and a name with NUL)."""
+    page = _text(organiser.form("/organiser/events", data={"name": "A\0B", "ruleset_level": "dci-upg|competitive",
+                                                           "games_per_match": "4", "stage": "x"}), 400)
+    problems = dict(re.findall(r'<p class="field-error" id="(\w+)-problem">([^<]*)</p>', page))
+    assert set(problems) == {"name", "games_per_match", "stage"}, problems
+    assert problems["name"] == "the name holds a NUL character"
 
 
 @pytest.mark.parametrize(("content", "message"), [
@@ -91,8 +124,7 @@ def test_a_bad_players_file_says_why_and_adds_nobody(app, organiser, event, cont
      "round must be a whole number from 1 to 999, not 'abc'"),
 ])
 def test_bad_pairings_say_why_and_change_no_table(app, organiser, event, round_number, csv, message):
-    organiser.form(f"/organiser/events/{event['slug']}/pairings", round="1",
-                   csv="table,player_a,player_b\n7,Ada Brook,Ben Carter\n")
+    replace_tables(organiser, event["slug"], 1, "table,player_a,player_b\n7,Ada Brook,Ben Carter\n")
     before = _counts(app, event)
     page = _text(organiser.form(f"/organiser/events/{event['slug']}/pairings", round=round_number, csv=csv))
     assert message in page

@@ -6,6 +6,7 @@ import html
 import re
 
 import pytest
+from conftest import LOGIN
 from server_helpers import add_event, make_app
 
 from server import create_app
@@ -23,7 +24,7 @@ def event_page(app, headers=None, base_url="http://127.0.0.1:5000"):
     """The organiser's event page (logged in) as text, and the event."""
     event = add_event(app)
     client = app.test_client()
-    client.post("/organiser/login", data={"password": "letmein"}, base_url=base_url, headers=headers)
+    client.post("/organiser/login", data=LOGIN, base_url=base_url, headers=headers)
     page = client.get(f"/organiser/events/{event['slug']}", base_url=base_url, headers=headers)
     assert page.status_code == 200
     return html.unescape(page.get_data(as_text=True)), event

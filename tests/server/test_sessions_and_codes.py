@@ -4,6 +4,7 @@ join codes (a new code stops the old one; revoking a device changes the code).""
 import html
 
 import pytest
+from conftest import LOGIN
 from server_helpers import Phone, add_event, make_app
 
 from server.extensions import db
@@ -16,12 +17,12 @@ def _cookie(res):
 
 
 def test_the_session_cookie_is_secure_over_https_only_with_an_expiry(app, client, now):
-    plain = _cookie(client.post("/organiser/login", data={"password": "letmein"}))
+    plain = _cookie(client.post("/organiser/login", data=LOGIN))
     assert "Secure" not in plain and "HttpOnly" in plain and "SameSite=Lax" in plain
     assert "; Expires=" in plain  # the browser forgets it after 12 hours; the server does too:
     with app.app_context():
         assert db.session.scalar(db.select(OrganiserSession.expires_ms)) == now.ms + 12 * 3600_000
-    https = _cookie(client.post("/organiser/login", data={"password": "letmein"},
+    https = _cookie(client.post("/organiser/login", data=LOGIN,
                                 base_url="https://organiser.example"))
     assert "; Secure" in https
 
@@ -31,11 +32,11 @@ def test_behind_a_trusted_proxy_forwarded_https_makes_it_secure(tmp_path, reques
     with app.app_context():
         db.create_all()
     client = app.test_client()
-    res = client.post("/organiser/login", data={"password": "letmein"},
+    res = client.post("/organiser/login", data=LOGIN,
                       headers={"X-Forwarded-Proto": "https"})
     assert "; Secure" in _cookie(res)
     untrusted = make_app("sqlite", tmp_path, request).test_client()
-    res = untrusted.post("/organiser/login", data={"password": "letmein"},
+    res = untrusted.post("/organiser/login", data=LOGIN,
                          headers={"X-Forwarded-Proto": "https"})
     assert "Secure" not in _cookie(res)  # without TRUST_PROXY the header is not believed
 
@@ -60,9 +61,9 @@ def test_a_session_ends_after_its_lifetime(app, organiser, now):
 
 
 def test_a_new_login_drops_expired_sessions(app, client, now):
-    client.post("/organiser/login", data={"password": "letmein"})
+    client.post("/organiser/login", data=LOGIN)
     now.advance(13 * 3600_000)
-    app.test_client().post("/organiser/login", data={"password": "letmein"})
+    app.test_client().post("/organiser/login", data=LOGIN)
     with app.app_context():
         assert [s.expires_ms for s in db.session.scalars(db.select(OrganiserSession))] == [now.ms + 12 * 3600_000]
 

@@ -3,14 +3,14 @@
 Decklists themselves are records (type `decklist`, one per version), so they need no table.
 
 Revision ID: 0008_decklists
-Revises: 0006_player_keys
+Revises: 0007_accounts
 Create Date: 2026-12-06 09:00:00
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = '0008_decklists'
-down_revision = '0006_player_keys'
+down_revision = '0007_accounts'
 branch_labels = None
 depends_on = None
 

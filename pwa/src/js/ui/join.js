@@ -1,4 +1,6 @@
-// Join: type (or scan) the event's join code, or use a ruleset on its own without a server.
+// Join: type (or scan) the event's join code, join as oneself (a staff account logged in on this
+// browser, or a one-time link from one's account page: #/join/link/<token>), or use a ruleset
+// on its own without a server. However a phone joined, it works offline the same way after.
 import { append, h } from "../dom.js";
 import { api } from "../api.js";
 import { app, eventRecords, ruleData } from "../state.js";
@@ -38,7 +40,9 @@ function roleName(role) {
   }
 }
 
-export async function render(main, [codeArg]) {
+export async function render(main, [codeArg, linkArg]) {
+  const link = codeArg === "link" ? linkArg || "" : null;
+  if (link !== null) codeArg = "";
   const leaveStatus = h("p", { role: "status", "aria-live": "polite", id: "leave-status", class: "bad-text" });
   const status = h("p", { role: "status", "aria-live": "polite", id: "join-status" });
   const code = h("input", { id: "join-code", name: "code", autocomplete: "off", autocapitalize: "characters",
@@ -76,19 +80,71 @@ export async function render(main, [codeArg]) {
       return;
     }
     try {
-      const reply = await api("/api/join", {
-        body: { code: code.value.trim(), device_name: device.value.trim() || t("Phone"), judge_name: judge.value.trim() },
-      });
-      // Joining an event again keeps what this phone had not sent to it yet.
-      await store.adoptOutbox(reply.event.slug, reply.device_id);
-      await openSession({ token: reply.token, device_id: reply.device_id, role: reply.role,
-                          judge_name: judge.value.trim(), event: reply.event });
-      location.hash = "#/clock";
+      await joined(await api("/api/join", {
+        body: { code: code.value.trim(), device_name: deviceName(), judge_name: judge.value.trim() },
+      }), judge.value.trim());
     } catch (err) {
       status.textContent = err.status === 404 ? t("No event has that join code.") :
         err.status === 429 ? t("Too many tries. Wait a minute and try again.")
         : t("Could not join: {error}", { error: err.message });
     }
+  }
+
+  const deviceName = () => device.value.trim() || t("Phone");
+
+  /** Open the event a join answered with (the name the device's records carry: the typed
+   * one, or the account's person's). Joining an event again keeps what this phone had not
+   * sent to it yet. */
+  async function joined(reply, typed = null) {
+    await store.adoptOutbox(reply.event.slug, reply.device_id);
+    await openSession({ token: reply.token, device_id: reply.device_id, role: reply.role,
+                        judge_name: reply.judge_name || typed, event: reply.event });
+    location.hash = "#/clock";
+  }
+
+  /** Join as oneself: through the account logged in on this browser (`event` a slug), or a
+   * one-time link (`link`). `where` shows how it went. */
+  async function joinAsMe(where, { event, link: token }) {
+    const blocked = app.session && !app.session.standalone && !syncState.revoked ? await leaveBlocked() : null;
+    if (blocked) {
+      where.textContent = blocked;
+      return;
+    }
+    where.textContent = t("Joining…");
+    try {
+      await joined(event ? await api("/api/me/devices", { body: { event, device_name: deviceName() } })
+        : await api("/api/join/link", { body: { link: token, device_name: deviceName() } }));
+    } catch (err) {
+      where.textContent = err.status === 404 && token ? t("This link no longer works (used, expired or replaced). Make a new one on your account page.")
+        : err.status === 401 ? t("You are no longer logged in to the organiser pages on this browser.")
+        : err.status === 403 ? t("You no longer have a role in this event.")
+        : err.status === 429 ? t("Too many tries. Wait a minute and try again.")
+        : t("Could not join: {error}", { error: err.message });
+    }
+  }
+
+  // Joining as oneself: with a one-time link, or the organiser pages' login on this browser
+  // (asked once when the screen opens; offline or logged out, the card is simply not shown).
+  const mineStatus = h("p", { role: "status", "aria-live": "polite", id: "mine-status" });
+  const mine = h("section", { class: "card", id: "join-mine", hidden: true, "aria-labelledby": "mine-h" });
+  if (link !== null) {
+    mine.hidden = false;
+    mine.append(h("h2", { id: "mine-h" }, t("Join with your link")),
+      h("p", {}, t("This link from your account page joins this phone as you, with your role. It works once.")),
+      h("button", { type: "button", id: "join-link-btn", onclick: () => joinAsMe(mineStatus, { link }) }, t("Join as me")),
+      mineStatus);
+  } else {
+    api("/api/me", { timeoutMs: 5000 }).then((me) => {
+      if (!me.events.length) return;
+      mine.hidden = false;
+      mine.append(h("h2", { id: "mine-h" }, t("Join with your account")),
+        h("p", {}, t("Logged in as {name}: this phone then carries your name and your role.", { name: me.name })),
+        h("div", { class: "row" }, me.events.map((e) =>
+          h("button", { type: "button", class: "secondary", "data-event": e.slug,
+                        onclick: () => joinAsMe(mineStatus, { event: e.slug }) },
+            t("Join {event} as {role}", { event: e.name, role: roleName(e.device_role) })))),
+        mineStatus);
+    }).catch(() => {});
   }
 
   const scan = "BarcodeDetector" in window ? h("button", { type: "button", class: "secondary", onclick: () => scanCode(code, status) }, t("Scan the QR code")) : null;
@@ -183,6 +239,7 @@ export async function render(main, [codeArg]) {
     current,
     app.session ? alertSettings() : null,
     lookSettings(),
+    mine,
     h("form", { onsubmit: join, "aria-labelledby": "join-h" },
       h("h2", { id: "join-h" }, t("Join an event")),
       h("label", { for: "join-code" }, t("Join code")), code,
