@@ -133,7 +133,7 @@ def test_every_screen_has_no_axe_violation(browser, flask_server, size):
 def test_a_penalty_card_with_its_question_still_open_has_no_axe_violation(browser, static_server, size):
     """The decided part, what is still open and its question (a penalty decided with its fix
     open; then one that itself waits on a fact)."""
-    ctx = browser.new_context(viewport=size)
+    ctx = browser.returning(static_server.url, viewport=size)
     found = []
     try:
         page = ctx.new_page()

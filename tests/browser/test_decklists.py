@@ -48,7 +48,7 @@ def _count_all(page):
 
 def test_a_round_of_the_32_player_demo_is_deck_checked_offline(browser, flask_server):
     event = _demo(flask_server)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.returning(flask_server.url)
     try:
         page = context.new_page()
         join(page, flask_server, event, "Dora Deck")

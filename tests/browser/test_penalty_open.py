@@ -3,7 +3,7 @@ what is still open and its question under it; a penalty whose remedy is still op
 recorded with the facts it was recorded without, and a penalty that itself waits on a fact
 cannot be recorded until it is answered."""
 
-from .conftest import PHONE, shoot, wait_python
+from .conftest import shoot, wait_python
 from .helpers import join, pick, standalone, standalone_pick, wait_synced
 from .test_review import head_judge, open_review, synced
 
@@ -36,7 +36,7 @@ def warning_with_the_fix_open(page):
 
 
 def test_the_decided_penalty_shows_with_the_open_question_under_it_and_records_what_was_open(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         standalone_pick(page, static_server.url, "game rule", "gpe_game_rule_violation", "Pia")
@@ -88,7 +88,7 @@ def test_the_decided_penalty_shows_with_the_open_question_under_it_and_records_w
 
 
 def test_a_penalty_that_waits_on_a_fact_says_on_which_answers_and_is_not_recorded_yet(browser, static_server):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = browser.returning(static_server.url)
     try:
         page = ctx.new_page()
         standalone(page, static_server.url, "judicial-guidelines")
@@ -123,7 +123,7 @@ def test_the_head_judge_sees_what_was_still_open_when_a_penalty_was_recorded(bro
     event = flask_server.make_event("dci-upg", "competitive")
     flask_server.start_round(event["slug"])
     player = event["players"][0]
-    floor_ctx = browser.new_context(viewport=PHONE)
+    floor_ctx = browser.returning(flask_server.url)
     head_ctx = None
     try:
         floor = floor_ctx.new_page()
