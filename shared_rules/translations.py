@@ -133,6 +133,9 @@ def _files(_state: object) -> dict[tuple[str, str], Path]:
     return found
 
 
+FILE_KEYS = frozenset({"ruleset", "language", "lines"})  # what a translation file holds
+
+
 @lru_cache(maxsize=64)
 def read(path: Path) -> dict:
     """A translation file parsed (cached): ``{"ruleset", "language", "lines"}``. Raises
@@ -141,6 +144,10 @@ def read(path: Path) -> dict:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise RuleError(f"{path}: cannot read translation file: {error}", field="language") from None
+    if isinstance(data, dict) and not data.keys() <= FILE_KEYS:
+        unknown = sorted(set(data) - FILE_KEYS)[0]
+        raise RuleError(f"{path}: unknown key {unknown!r} (a line belongs inside \"lines\")", field="language",
+                        allowed=sorted(FILE_KEYS))
     lines = data.get("lines") if isinstance(data, dict) else None
     if not isinstance(lines, dict) or not all(
             isinstance(v, dict) and isinstance(v.get("en"), str) and isinstance(v.get("text"), str)

@@ -157,3 +157,14 @@ def test_texts_writes_every_ruleset_and_the_shared_words_in_each_language(tmp_pa
     assert german["infractions"][0].get("source") == first.get("source")
     for path in tmp_path.iterdir():
         assert translations.MARK not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_a_line_written_outside_lines_is_refused_naming_the_key(tmp_path):
+    """A translation's lines live under "lines"; one written beside them would be ignored and
+    its text shown in English without a word, so the file is refused naming the key."""
+    german = translations.read(translations.files()["queries", "de"])
+    path = tmp_path / "queries.de.json"
+    path.write_text(json.dumps({**german, "words.flag_gives.text": {"en": "x", "text": "y"}}), encoding="utf-8")
+    with pytest.raises(RuleError) as error:
+        translations.read(path)
+    assert "unknown key 'words.flag_gives.text'" in str(error.value)
