@@ -241,16 +241,43 @@ def organiser_app(folder: Path, dist: Path, **config):
     return app
 
 
+def closed_before_sent(wsgi):
+    """`wsgi` whose answers (all but a push stream) are read whole and closed before werkzeug's
+    development server sends them. That server leaves an answer unclosed when the browser drops
+    the connection while it drains the request (a phone navigating on): the open file of a
+    page sent (index.html) then surfaces later as a ResourceWarning in whatever test runs.
+    gunicorn, which serves the app for real, closes it either way."""
+
+    def app(environ, start_response):
+        said = {}
+
+        def keep(status, headers, exc_info=None):
+            said["type"] = dict((k.lower(), v) for k, v in headers).get("content-type", "")
+            return start_response(status, headers, exc_info)
+
+        answer = wsgi(environ, keep)
+        if said.get("type", "").startswith("text/event-stream"):
+            return answer
+        try:
+            return [b"".join(answer)]
+        finally:
+            if hasattr(answer, "close"):
+                answer.close()
+
+    return app
+
+
 @contextlib.contextmanager
 def serving(app, wsgi=None):
-    """Serve `app` (through `wsgi`, a wrapper of it, when given) on a free port; yields an
-    EventServer."""
+    """Serve `app` (closed_before_sent), or `wsgi`, a wrapper of it, when given, on a free
+    port; yields an EventServer."""
     from werkzeug.serving import make_server
 
     from server.extensions import db
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    httpd = make_server("127.0.0.1", free_port(), wsgi or app, threaded=True)
+    # a test's own wrapper (a network that stalls or drops mid-download) streams as it sends
+    httpd = make_server("127.0.0.1", free_port(), wsgi or closed_before_sent(app), threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
