@@ -13,6 +13,7 @@ import socket
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -110,8 +111,23 @@ def static_server(dist):
 
 
 def _watch_errors(ctx):
-    """Collect the uncaught errors of every page of `ctx` into PAGE_ERRORS."""
-    ctx.on("page", lambda page: page.on("pageerror", lambda err: PAGE_ERRORS.append(f"{page.url}: {err}")))
+    """Collect the uncaught errors of every page of `ctx` into PAGE_ERRORS, and what each page
+    did (its navigations, reloads included, and its console's errors and warnings) into
+    PAGE_LOG, shown with a failed test's report."""
+    def watch(page):
+        name = f"page {len(PAGE_LOG_NAMES) + 1}"
+        PAGE_LOG_NAMES.append(name)
+
+        def log(text):
+            PAGE_LOG.append(f"{time.monotonic() - PAGE_LOG_START[0]:8.3f} s  {name}: {text}")
+
+        page.on("pageerror", lambda err: PAGE_ERRORS.append(f"{page.url}: {err}"))
+        page.on("framenavigated", lambda frame: frame == page.main_frame and log(f"at {frame.url}"))
+        page.on("console", lambda msg: msg.type in ("error", "warning") and log(f"console {msg.type}: {msg.text}"))
+        page.on("close", lambda _: log("closed"))
+    ctx.on("page", watch)
+    for page in ctx.pages:
+        watch(page)
     return ctx
 
 
@@ -178,6 +194,19 @@ def browser(tmp_path_factory):
 
 
 PAGE_ERRORS: list[str] = []
+PAGE_LOG: list[str] = []  # the running test's pages' navigations and console warnings (_watch_errors)
+PAGE_LOG_NAMES: list[str] = []
+PAGE_LOG_START = [time.monotonic()]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test's report shows what its pages did (PAGE_LOG): a reload, a screen
+    the app moved to or a console error is often the cause of a wait that ran out."""
+    report = yield
+    if report.failed and PAGE_LOG:
+        report.sections.append(("what the pages did", "\n".join(PAGE_LOG[-200:])))
+    return report
 
 
 @pytest.fixture(autouse=True)
@@ -187,6 +216,9 @@ def no_uncaught_page_errors(request):
         yield
         return
     PAGE_ERRORS.clear()
+    PAGE_LOG.clear()
+    PAGE_LOG_NAMES.clear()
+    PAGE_LOG_START[0] = time.monotonic()
     yield
     assert PAGE_ERRORS == [], "uncaught errors in the app"
 

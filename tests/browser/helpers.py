@@ -27,6 +27,21 @@ def wait_synced(page, timeout_ms=20_000):
         timeout=timeout_ms)
 
 
+def wait_resolved(page, predicate, timeout_ms=20_000):
+    """Wait until the page's async function `predicate` (JavaScript source, e.g. "async () =>
+    (await window.judgeApp.decklists()) === 1") resolves to a true value, asking again every
+    50 ms. (page.wait_for_function does not await a promise: it takes any promise as true.)
+    Raises when `timeout_ms` pass first."""
+    page.evaluate("""async ([source, timeout]) => {
+        const predicate = (0, eval)(`(${source})`);
+        const end = Date.now() + timeout;
+        while (!(await predicate())) {
+            if (Date.now() > end) throw new Error(`still not true after ${timeout} ms: ${source}`);
+            await new Promise((r) => setTimeout(r, 50));
+        }
+    }""", [predicate, timeout_ms])
+
+
 def double_tap(page, selector):
     """Two taps on `selector` before the first one's work is done (the slowest phone's case)."""
     page.eval_on_selector(selector, "el => { el.click(); el.click(); }")

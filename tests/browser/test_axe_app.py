@@ -7,7 +7,7 @@ both schemes (the app follows the system's scheme)."""
 import pytest
 
 from .conftest import PHONE, SMALL_PHONE
-from .helpers import axe_violations, join, look_up_penalty, standalone_pick, use_scheme
+from .helpers import axe_violations, join, look_up_penalty, standalone_pick, use_scheme, wait_resolved
 
 # Screens reached by their address alone: (name, address, what shows once it is drawn).
 PLAIN_SCREENS = [("players", "#/history", "#history-filter"),
@@ -88,7 +88,7 @@ def test_every_screen_has_no_axe_violation(browser, flask_server, size):
         look_up_penalty(page, "decklist", "late_decklist", event["players"][0]["id"])
         check(page, "penalty", found)
 
-        page.wait_for_function("async () => (await window.judgeApp.decklists()) === 1")
+        wait_resolved(page, "async () => (await window.judgeApp.decklists()) === 1")
         page.goto(f"{flask_server.url}/#/history/{event['players'][0]['id']}")
         page.wait_for_selector("#player-list")
         page.click("#player-list summary")

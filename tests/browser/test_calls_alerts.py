@@ -5,7 +5,7 @@ push stream."""
 import contextlib
 
 from .conftest import PHONE
-from .helpers import join, settled
+from .helpers import join, settled, wait_resolved
 
 # Records every system notification the app shows, by either path, in window.__notes.
 NOTIFICATION_STUB = """(() => {
@@ -227,6 +227,9 @@ def test_after_a_reload_the_phone_says_its_alert_sounds_wait_for_a_tap(browser, 
         # silenced on the Event screen: no note after a reload
         page.goto(flask_server.url + "/#/join")
         page.uncheck("#alert-sound")
+        # the choice is kept on the device before the reload (a reload while it is being
+        # written would find the old one)
+        wait_resolved(page, "async () => (await window.judgeApp.setting('alert_sound')) === false")
         page.reload()
         page.wait_for_selector("main[data-screen=join]")
         settled(page)

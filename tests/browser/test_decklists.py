@@ -5,7 +5,7 @@ synced when the network returns), and a player's own submission on the players' 
 the server's deadline and not after."""
 
 from .conftest import shoot
-from .helpers import join, wait_synced
+from .helpers import join, wait_resolved, wait_synced
 
 ROUND = 1
 
@@ -52,7 +52,7 @@ def test_a_round_of_the_32_player_demo_is_deck_checked_offline(browser, flask_se
     try:
         page = context.new_page()
         join(page, flask_server, event, "Dora Deck")
-        page.wait_for_function("async () => (await window.judgeApp.decklists()) === 32", timeout=30_000)
+        wait_resolved(page, "async () => (await window.judgeApp.decklists()) === 32", timeout_ms=30_000)
         context.set_offline(True)
 
         # table 1: the deck is as registered

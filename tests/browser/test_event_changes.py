@@ -1,8 +1,9 @@
 """What the organiser changes after judges joined reaches their phones without a new join:
 the event's stage (Swiss rounds to the top cut) and a device's role."""
 
+import json
 
-from .helpers import join, look_up_penalty, wait_synced
+from .helpers import join, look_up_penalty, wait_resolved, wait_synced
 
 
 def test_a_stage_change_reaches_the_phone_and_its_answers(browser, flask_server):
@@ -93,8 +94,8 @@ def test_a_scorekeeper_made_judge_gets_the_penalties_it_was_not_sent(browser, fl
 
         flask_server.set_role(event["slug"], "Kim", "head_judge")
         # the phone notices its new role after a sync, then pulls the event from the start
-        page.wait_for_function("async (id) => { await window.judgeApp.syncNow();"
-                               " return (await window.judgeApp.records()).some((r) => r.id === id); }",
-                               arg=penalty["id"], polling=250, timeout=20_000)
+        record_id = json.dumps(penalty["id"])
+        wait_resolved(page, "async () => { await window.judgeApp.syncNow();"
+                            f" return (await window.judgeApp.records()).some((r) => r.id === {record_id}); }}")
     finally:
         ctx.close()

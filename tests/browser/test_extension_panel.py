@@ -3,7 +3,7 @@ missing), and a double tap on either add button makes one record."""
 
 import contextlib
 
-from .helpers import double_tap, judge_phone, settled
+from .helpers import double_tap, judge_phone, settled, wait_resolved
 
 
 def extensions(page):
@@ -129,7 +129,7 @@ def test_a_mistaken_extension_is_voided_by_its_judge_and_the_table_gets_its_time
         assert [t["extension_minutes"] for t in flask_server.clock(slug)["tables"] if t["number"] == 2] == [9]
 
         # another floor judge sees it (once Vic's record has reached Kim's phone), not to void
-        kim.wait_for_function("async () => (await window.judgeApp.records()).some((r) => r.type === 'time_extension')")
+        wait_resolved(kim, "async () => (await window.judgeApp.records()).some((r) => r.type === 'time_extension')")
         kim.click("[aria-label='Add time to table 2']")
         kim.wait_for_selector("#ext-log li[data-extension]")
         assert "+9 min · Deck check · Vic at " in kim.text_content("#ext-log")

@@ -192,5 +192,7 @@ window.judgeApp = {
   records: () => (app.session ? store.eventRecords(app.session.event.slug) : Promise.resolve([])),
   // how many players of this event have a registered decklist on this phone (synced)
   decklists: () => (app.session ? store.decklistPlayers(app.session.event.slug) : Promise.resolve(0)),
+  // a setting as kept on this device (undefined when none is kept), e.g. "alert_sound"
+  setting: (key) => store.get(key),
 };
 boot();
