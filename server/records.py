@@ -277,6 +277,23 @@ class GamesField(Schema):
     B = Int(0, MAX_GAMES, required=True)
 
 
+def games_problem(payload: dict, where) -> str | None:
+    """Why a result record's `games` ({"A", "B"} or absent) cannot go with its `result` in the
+    event, or None: the match-result rule (shared_rules.board.result_problem, which the app asks
+    too), with the event's games per match as the most (null: the ruleset's default, not
+    checked). A message naming `payload.games`."""
+    games, result = payload.get("games"), payload.get("result")
+    if result is None:
+        return "payload.games: a score needs a result" if games else None
+    problem = result_problem(result, games, where.event.games_per_match)
+    if problem is None:
+        return None
+    if problem["problem"] == "no_win":
+        return (f"payload.games: {games['A']}-{games['B']} is no win for player {result} "
+                "(the winner has won more games)")
+    return f"payload.games: {problem['won']} games won in a match of {problem['most']} games at most"
+
+
 class MatchResultPayload(PayloadSchema):
     """A table's match result: `result` "A", "B" or "draw", with the games each player won
     (`games`, optional). The winner has won more games than the other player, and no more
@@ -288,18 +305,16 @@ class MatchResultPayload(PayloadSchema):
     games = fields.Nested(GamesField)
 
     def event_problem(self, record, where):
-        games, result = record["payload"].get("games"), record["payload"]["result"]
-        # null games_per_match: the ruleset's default, not checked here
-        problem = result_problem(result, games, where.event.games_per_match)
-        if problem is None:
-            return None
-        if problem["problem"] == "no_win":
-            return (f"payload.games: {games['A']}-{games['B']} is no win for player {result} "
-                    "(the winner has won more games)")
-        return f"payload.games: {problem['won']} games won in a match of {problem['most']} games at most"
+        return games_problem(record["payload"], where)
 
 
 class TimeCallPayload(PayloadSchema):
+    """The end-of-match procedure walked for a table (query time_call): the facts as asked, the
+    engine's answer, the match `result` it ends with ("A", "B", "draw"; null: undecided), who
+    gave it (`decided_by`), and the games each player won (`games`, optional, null: not given;
+    the answer's `games` where the procedure gives a score). The score is checked like a match
+    result's (games_problem)."""
+
     table = Int(1, MAX_TABLE, required=True)
     round = RoundRef(required=True)
     facts = Json(required=True)  # the engine's facts as asked (query time_call)
@@ -307,6 +322,10 @@ class TimeCallPayload(PayloadSchema):
     result = Choice(RESULTS, allow_none=True)  # null: undecided
     # who gave the result: the procedure's answer, or the head judge where the policy gives none
     decided_by = Choice(("procedure", "head_judge"), allow_none=True)
+    games = fields.Nested(GamesField, allow_none=True)
+
+    def event_problem(self, record, where):
+        return games_problem(record["payload"], where)
 
 
 class ApprovalPayload(PayloadSchema):

@@ -648,6 +648,8 @@ class _Search:
             return words["player_value"].format(player=value)
         if kind == "result" and value == "draw":
             return words["draw"]
+        if kind == "per_player" and isinstance(value, dict):
+            return words["score"].format(A=value.get("A"), B=value.get("B"))
         named = (spec.get("values") or {}) if isinstance(spec.get("values"), dict) else {}
         if str(value) in named:
             return named[str(value)]

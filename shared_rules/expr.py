@@ -594,6 +594,11 @@ def _compare_op(args: Any, gen: Gen) -> str:
     return f"_compare({gen.expr(a)}, {gen.expr(b)})"
 
 
+def _per_player_op(args: Any, gen: Gen) -> str:
+    a, b = _args(args, 2, "per_player")
+    return f"{{'A': {gen.expr(a)}, 'B': {gen.expr(b)}}}"
+
+
 def _ladder_op(args: Any, gen: Gen) -> str:
     name, penalty, steps = _args(args, 3, "ladder")
     ladders = gen.ruleset.get("ladders", {})
@@ -663,6 +668,7 @@ OPS: dict[str, Callable[[Any, Gen], str]] = {
     "len": _len_op,
     "concat": _concat_op,
     "compare": _compare_op,
+    "per_player": _per_player_op,
     "ladder": _ladder_op,
     "lookup": _lookup_op,
     "index": _index_op,

@@ -64,6 +64,7 @@ def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask
         page.click(".question button[type=submit]")
         page.wait_for_selector("#tc-result")
         assert page.get_attribute("#tc-result [data-match]", "data-match") == "draw"
+        assert page.text_content("#tc-match") == "The match is a draw, 1–1"
         # Each step shows only its new lines; earlier steps are folded, one tap away.
         lines = page.locator("#tc-steps .readout li").all_text_contents()
         assert lines[0].startswith("Time: finish the current turn, then play 5 more turns")
@@ -92,8 +93,8 @@ def test_time_call_walks_the_procedure_to_a_result_and_records_it(browser, flask
         page.wait_for_selector("#tc-result [role=status]")
         wait_synced(page)
         records = flask_server.records(event["slug"])
-        assert [(r["type"], r["payload"]["table"], r["payload"]["result"]) for r in records] == [
-            ("time_call", 1, "draw")]
+        assert [(r["type"], r["payload"]["table"], r["payload"]["result"], r["payload"]["games"]) for r in records] == [
+            ("time_call", 1, "draw", {"A": 1, "B": 1})]
         assert records[0]["payload"]["facts"] == {
             "game_wins": {"A": 1, "B": 0}, "current_game": {"winner": None,
                                                            "life_points": {"A": 1000, "B": 6000}}}

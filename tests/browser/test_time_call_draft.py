@@ -61,12 +61,14 @@ def test_back_and_forward_keep_the_walk_and_recording_ends_it(browser, flask_ser
 
         answer(page, "after_life_point_change.winner", choose="A")
         page.wait_for_selector("#tc-record")
-        assert page.get_attribute("#tc-result [data-match]", "data-match") == "A"  # 2 games to 0
+        assert page.get_attribute("#tc-result [data-match]", "data-match") == "A"
+        assert page.get_attribute("#tc-match", "data-games") == "2–0"
+        assert page.text_content("#tc-match").endswith("(A) wins the match 2–0")
         page.click("#tc-record")
         page.wait_for_selector("#tc-result [role=status]")
         wait_synced(page)
         [record] = flask_server.records(event["slug"])
-        assert record["payload"]["result"] == "A"
+        assert (record["payload"]["result"], record["payload"]["games"]) == ("A", {"A": 2, "B": 0})
         assert record["payload"]["facts"] == {
             "game_wins": {"A": 1, "B": 0},
             "current_game": {"winner": None, "life_points": {"A": 4000, "B": 4000}},

@@ -55,6 +55,7 @@ def test_where_the_policy_gives_no_result_the_head_judges_decision_is_recorded(b
         [record] = flask_server.records(event["slug"])
         assert (record["type"], record["payload"]["result"], record["payload"]["decided_by"]) == (
             "time_call", "B", "head_judge")
+        assert "games" not in record["payload"]  # the policy gives no score where it gives no result
 
 
 def test_a_play_off_s_additional_round_asks_for_its_stones_and_goes_round_again(browser, flask_server):
@@ -70,9 +71,12 @@ def test_a_play_off_s_additional_round_asks_for_its_stones_and_goes_round_again(
         answer(page, "additional_round.stones", numbers=[4, 6])
         page.wait_for_selector("#tc-result")
         assert page.get_attribute("#tc-result [data-match]", "data-match") == "B"
+        # the one game, won in the additional Round, is the score the engine gives
+        assert page.text_content("#tc-match").endswith("wins the match 0–1")
         page.click("#tc-record")
         page.wait_for_selector("#tc-result [role=status]")
         wait_synced(page)
         [record] = flask_server.records(event["slug"])
         assert (record["payload"]["result"], record["payload"]["decided_by"]) == ("B", "procedure")
+        assert record["payload"]["games"] == record["payload"]["answer"]["games"] == {"A": 0, "B": 1}
         assert record["payload"]["facts"]["additional_round"] == {"stones": {"A": 4, "B": 6}}

@@ -8,6 +8,10 @@ import io
 import pytest
 from server_helpers import Phone, add_event, seated_event, set_role
 
+from server.extensions import db
+from server.models import Event
+from shared_rules import evaluate
+
 PLAYERS = tuple(f"Player {n:02d}" for n in range(1, 17))
 
 
@@ -94,3 +98,54 @@ def test_the_boards_counts_agree_with_their_number_in_each_language(client, orga
     counts = part[part.index('id="board-counts"'):]
     counts = counts[counts.index(">") + 1:counts.index("</p>")]
     assert counts.endswith(f"{seven_playing} · {one_in}")
+
+
+def test_a_time_calls_score_from_the_engine_reaches_the_board_and_the_results_export(app, client, organiser):
+    """The score a time-call walk ends with (the engine's `games`) travels on the time_call
+    record to the round board, the organiser's page and the results CSV."""
+    event = seated_event(app, PLAYERS[:4])
+    with app.app_context():
+        db.session.get(Event, event["id"]).games_per_match = 3
+        db.session.commit()
+    facts = {"game_wins": {"A": 1, "B": 1}, "current_game": {"winner": "B"}}
+    answer = evaluate({"ruleset": "wotf", "query": "time_call", "facts": facts,
+                       "event": {"level": "competitive", "stage": "swiss", "games_per_match": 3}})
+    assert (answer["match"], answer["games"]) == ("B", {"A": 1, "B": 2})
+    judge = Phone(client, event, judge="Fay Floor")
+    body = judge.sync([judge.record("time_call", {"table": 1, "round": 1, "facts": facts, "answer": answer,
+                                                  "result": answer["match"], "decided_by": "procedure",
+                                                  "games": answer["games"]})])
+    assert [r["status"] for r in body["results"]] == ["accepted"]
+
+    table1 = next(t for t in board(organiser, event)["tables"] if t["number"] == 1)
+    assert (table1["result"]["type"], table1["result"]["games"]) == ("time_call", {"A": 1, "B": 2})
+    part = organiser.get(f"/organiser/events/{event['slug']}/board").get_data(as_text=True)
+    assert "Player 02 wins 1–2" in part
+    rows = list(csv.DictReader(io.StringIO(organiser.get(
+        f"/organiser/events/{event['slug']}/results.csv").get_data(as_text=True))))
+    assert [(r["table"], r["winner"], r["games_a"], r["games_b"], r["entered_as"]) for r in rows] == [
+        ("1", "Player 02", "1", "2", "end-of-match procedure")]
+
+
+def test_a_time_calls_score_is_checked_like_a_match_results(app, client):
+    """The match-result rule (shared_rules.board.result_problem) refuses a time_call record whose
+    score does not give its result; a head judge's decision may come without a score."""
+    event = seated_event(app, PLAYERS[:8])
+    with app.app_context():
+        db.session.get(Event, event["id"]).games_per_match = 3
+        db.session.commit()
+    judge = Phone(client, event)
+
+    def call(table, result, games, decided_by="procedure"):
+        payload = {"table": table, "round": 1, "facts": {}, "answer": {}, "result": result, "decided_by": decided_by}
+        return judge.record("time_call", payload if games is False else {**payload, "games": games})
+
+    body = judge.sync([call(1, "A", {"A": 1, "B": 1}), call(2, "B", {"A": 1, "B": 3}),
+                       call(3, "draw", {"A": 1, "B": 1}), call(4, "A", None, "head_judge"),
+                       call(1, None, {"A": 1, "B": 0}, None)])
+    assert [(r["status"], r.get("reason")) for r in body["results"]] == [
+        ("rejected", "payload.games: 1-1 is no win for player A (the winner has won more games)"),
+        ("rejected", "payload.games: 4 games won in a match of 3 games at most"),
+        ("accepted", None),
+        ("accepted", None),
+        ("rejected", "payload.games: a score needs a result")]

@@ -7,8 +7,8 @@
 // as it was.
 import { append, h, fill } from "../dom.js";
 import { ruleItems } from "./rule-text.js";
-import { app, addRecord, currentTables, playerName, request } from "../state.js";
-import { evaluate } from "../engine.js";
+import { app, addRecord, currentTables, eventContext, playerName, request } from "../state.js";
+import { evaluate, resultProblem } from "../engine.js";
 import { clearDraft, loadDraft, saveDraft } from "../drafts.js";
 import { answerLines, answerText, ask, factName, humanize, numberField, readFields, sentence, setFact } from "./questions.js";
 import { answeredNote, waitingText } from "./engine-note.js";
@@ -243,18 +243,31 @@ export async function render(main) {
   }
 
   /** The match result with one tap to record it for the chosen table (a time_call record;
-   * `decided_by` "procedure" or "head_judge"). Recording it ends the draft. */
-  function offerRecord(answer, facts, result, decidedBy) {
+   * `decided_by` "procedure" or "head_judge"), with the games each player won where the
+   * procedure's answer gives them (its `games`: the engine's score, never counted here).
+   * The score is checked by the match-result rule the server applies (the worker's
+   * result_problem); recording it ends the draft. */
+  async function offerRecord(answer, facts, result, decidedBy) {
+    const mine = walk;
+    const games = decidedBy === "procedure" && answer.games ? answer.games : null;
+    const problem = games ? await resultProblem(result, games, eventContext().games_per_match ?? null) : null;
+    if (mine !== walk) return;
+    const score = games ? `${games.A}–${games.B}` : null;
     const table = tableSel.value ? Number(tableSel.value) : null;
+    const said = result === "draw"
+      ? (score ? t("The match is a draw, {games}", { games: score }) : t("The match is a draw"))
+      : (score ? t("{player} wins the match {games}", { player: names[result], games: score })
+        : t("{player} wins the match", { player: names[result] }));
     const done = h("div", { class: "card", id: "tc-result" },
-      h("p", { class: "big-penalty", "data-match": result, id: "tc-match", tabindex: "-1" },
-        result === "draw" ? t("The match is a draw") : t("{player} wins the match", { player: names[result] })),
+      h("p", { class: "big-penalty", "data-match": result, "data-games": score, id: "tc-match", tabindex: "-1" }, said),
       decidedBy === "head_judge" ? h("p", { class: "muted" }, t("Decided by the head judge.")) : null,
-      table ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
+      problem ? h("p", { class: "bad-text", role: "alert" }, t("This score cannot be recorded: {games} does not give this result.",
+        { games: score })) : null,
+      problem ? null : table ? h("button", { type: "button", id: "tc-record", onclick: async (ev) => {
         const btn = ev.currentTarget;
         btn.disabled = true;
         await addRecord("time_call", { table, round: app.clock?.round?.number ?? 1, facts, answer, result,
-                                       decided_by: decidedBy });
+                                       decided_by: decidedBy, ...(games ? { games } : {}) });
         clearDraft("time");
         const said = h("p", { class: "ok-text", role: "status", tabindex: "-1", id: "tc-recorded" }, t("Recorded on this phone."));
         btn.replaceWith(said);
