@@ -7,7 +7,8 @@
 // (build/service-worker.mjs).
 // Rulesets come from the package and from each folder named in SHARED_RULES_PATH (separated by
 // the platform's path separator, each laid out like the package: rulesets/<id>.json), as the
-// engine finds them; in the app they all sit in the engine zip's shared_rules/rulesets/.
+// engine finds them; in the app they all sit in the engine zip's shared_rules/rulesets/. The
+// web app manifest is written in each language (build/manifests.mjs).
 // Usage: npm run build   (node build.mjs [--out DIR])
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -18,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { zipSync } from "fflate";
 import { bundleApp } from "./build/app-bundle.mjs";
 import { compressCopies } from "./build/compress.mjs";
+import { writeManifests } from "./build/manifests.mjs";
 import { writeServiceWorker } from "./build/service-worker.mjs";
 import { LANGUAGES as CATALOG_LANGUAGES, firstWords } from "./build/messages.mjs";
 import { trimStdlib } from "./build/stdlib.mjs";
@@ -93,6 +95,7 @@ function rulesetFiles(sub = "rulesets") {
 async function build() {
   fs.rmSync(dist, { recursive: true, force: true });
   copyDir(path.join(here, "src"), dist);
+  writeManifests(dist);
 
   const vendor = path.join(dist, "vendor");
   fs.mkdirSync(vendor, { recursive: true });
