@@ -7,7 +7,11 @@
 // (build/service-worker.mjs).
 // Rulesets come from the package and from each folder named in SHARED_RULES_PATH (separated by
 // the platform's path separator, each laid out like the package: rulesets/<id>.json), as the
-// engine finds them; in the app they all sit in the engine zip's shared_rules/rulesets/.
+// engine finds them; in the app they all sit in the engine zip's shared_rules/rulesets/. The
+// translations of rule texts travel once, in the app's catalogs (dist/i18n/<language>.json),
+// which the page hands to the engine (js/engine.js, shared_rules translations.give): the
+// engine zip carries none. The web app manifest is written in each language
+// (build/manifests.mjs).
 // Usage: npm run build   (node build.mjs [--out DIR])
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -18,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { zipSync } from "fflate";
 import { bundleApp } from "./build/app-bundle.mjs";
 import { compressCopies } from "./build/compress.mjs";
+import { writeManifests } from "./build/manifests.mjs";
 import { writeServiceWorker } from "./build/service-worker.mjs";
 import { LANGUAGES as CATALOG_LANGUAGES, firstWords } from "./build/messages.mjs";
 import { trimStdlib } from "./build/stdlib.mjs";
@@ -70,11 +75,10 @@ function readJSON(file) {
   return JSON.parse(fs.readFileSync(file, "utf8"));
 }
 
-/** {id: path} of every ruleset file (sub "rulesets") or translation file (sub "translations",
- * id "<ruleset>.<language>"): the package's, then each SHARED_RULES_PATH folder's
- * (shared_rules/library.py and translations.py read the same places; one id in two folders
- * is an error). */
-function rulesetFiles(sub = "rulesets") {
+/** {id: path} of every ruleset file: the package's, then each SHARED_RULES_PATH folder's
+ * (shared_rules/library.py reads the same places; one id in two folders is an error). */
+function rulesetFiles() {
+  const sub = "rulesets";
   const extra = (process.env.SHARED_RULES_PATH || "").split(path.delimiter).filter((p) => p.trim())
     .map((p) => path.resolve(p));
   const found = {};
@@ -93,6 +97,7 @@ function rulesetFiles(sub = "rulesets") {
 async function build() {
   fs.rmSync(dist, { recursive: true, force: true });
   copyDir(path.join(here, "src"), dist);
+  writeManifests(dist);
 
   const vendor = path.join(dist, "vendor");
   fs.mkdirSync(vendor, { recursive: true });
@@ -113,15 +118,13 @@ async function build() {
   fs.writeFileSync(path.join(py, "pyodide-lock.json"), JSON.stringify({ info: lock.info, packages: {} }));
 
   // The engine package, packed for pyodide.unpackArchive (it lands on sys.path), with every
-  // ruleset and translation of rule texts found (those of other folders join the package's own).
+  // ruleset found (those of other folders join the package's own); no translation of rule
+  // texts: the page hands the engine those its catalogs carry (below).
   const rulesets = rulesetFiles();
   const pkgFiles = walk(rulesPkg).filter((f) => (f.endsWith(".py") || f.endsWith(".json"))
     && !f.startsWith("rulesets/") && !f.startsWith("cases/") && !f.startsWith("translations/"));
   const entries = pkgFiles.map((f) => [`shared_rules/${f}`, path.join(rulesPkg, f)]);
   for (const [id, file] of Object.entries(rulesets)) entries.push([`shared_rules/rulesets/${id}.json`, file]);
-  for (const [id, file] of Object.entries(rulesetFiles("translations"))) {
-    entries.push([`shared_rules/translations/${id}.json`, file]);
-  }
   // A fixed date keeps the archive's bytes the same from build to build; stored, not
   // deflated, as the server's Brotli copy packs the whole archive better.
   const zip = zipSync(Object.fromEntries(entries.map(([name, file]) => [
@@ -150,11 +153,14 @@ async function build() {
   // visit on a slow link fetches five files for them, not thirty): the app's message catalog
   // (src/i18n) and, under "rules", every ruleset, queries.json and the ruleset index translated
   // by the engine's own code (python -m shared_rules texts: standard library only, so any
-  // Python 3 runs it). Precached, so a language can be switched offline.
+  // Python 3 runs it), a text with no current translation in English with "rule_mark" in
+  // front: the screens read them (js/i18n.js) and the engine is handed them (js/engine.js).
+  // Precached, so a language can be switched offline.
   const texts = fs.mkdtempSync(path.join(os.tmpdir(), "judge-texts-"));
   try {
     execFileSync(python(), ["-m", "shared_rules", "texts", "--out", texts],
       { cwd: root, env: { ...process.env, PYTHONPATH: root }, stdio: ["ignore", "inherit", "inherit"] });
+    const ruleMark = readJSON(path.join(texts, "mark.json")).mark;
     for (const language of CATALOG_LANGUAGES) {
       const file = path.join(dist, "i18n", `${language}.json`);
       const catalog = fs.existsSync(file) ? readJSON(file) : { language, messages: {} };
@@ -162,7 +168,7 @@ async function build() {
       for (const id of Object.keys(rulesets)) rules[id] = readJSON(path.join(texts, `${id}.${language}.json`));
       rules.index = Object.keys(rulesets).map((id) => entryOf(rules[id]));
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, JSON.stringify({ ...catalog, rules }));
+      fs.writeFileSync(file, JSON.stringify({ ...catalog, rule_mark: ruleMark, rules }));
     }
   } finally {
     fs.rmSync(texts, { recursive: true, force: true });

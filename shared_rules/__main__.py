@@ -16,8 +16,10 @@
   fails on a translation whose placeholders differ from its English.
 
 - ``texts --out DIR``: write each ruleset and queries.json translated into each language other
-  than English, as ``DIR/<name>.<language>.json`` (the app's screens read them: infraction
-  names, levels, questions); a text with no current translation is its English.
+  than English, as ``DIR/<name>.<language>.json`` (the app's catalogs carry them: its screens
+  read infraction names, levels, questions, and its worker hands them to the engine,
+  translations.give); a text with no current translation is its English with
+  translations.MARK in front, and ``DIR/mark.json`` is ``{"mark": MARK}``.
 
 Bad input prints ``error: <message>`` on stderr and exits 2 (no traceback).
 """
@@ -141,9 +143,10 @@ def _texts(args) -> int:
         for language in translations.LANGUAGES:
             if language == translations.ENGLISH:
                 continue
-            text = translations.strip(translations.translated(data, name, language))
+            text = translations.translated(data, name, language)
             (out / f"{name}.{language}.json").write_text(
                 json.dumps(text, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    (out / "mark.json").write_text(json.dumps({"mark": translations.MARK}), encoding="utf-8")
     return 0
 
 

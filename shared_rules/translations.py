@@ -162,12 +162,46 @@ def lines(name: str, language: str) -> dict[str, dict]:
     return read(path)["lines"] if path is not None else {}
 
 
+# Rule data already translated, handed in by the caller (give): {(name, language): data}.
+_given: dict[tuple[str, str], dict] = {}
+_served: set[str] = set()  # the languages translated() has answered in since the caches were cleared
+
+
+def give(language: str, texts: dict[str, dict]) -> bool:
+    """Take ``texts``, ``{name: data}`` (a ruleset id or SHARED: that data as ``translated``
+    gives it in ``language``, MARK kept, as ``python -m shared_rules texts`` writes it), as
+    the translations of ``language`` in place of translation files: the app's worker hands
+    the engine the rule texts the app's catalog carries, so the engine package carries no
+    translation file. Returns whether anything changed; when it did and the language has
+    been used, every compiled ruleset is dropped (library.clear_caches). Raises RuleError
+    for an unknown or English language or texts that are not objects."""
+    if check_language(language) == ENGLISH:
+        raise RuleError("English is the rule data itself: no texts to give", field="language",
+                        allowed=[x for x in LANGUAGES if x != ENGLISH])
+    if not isinstance(texts, dict) or not all(isinstance(v, dict) for v in texts.values()):
+        raise RuleError("texts must be {name: translated data}", field="texts")
+    changed = any(_given.get((name, language)) != data for name, data in texts.items())
+    for name, data in texts.items():
+        _given[name, language] = data
+    if changed and language in _served:
+        library.clear_caches()
+    return changed
+
+
 def translated(data: dict, name: str, language: str) -> dict:
     """A deep copy of ``data`` (a ruleset or queries.json) with every text whose translation is
     current replaced by it, and every other text (stale, missing) kept in English with MARK
-    in front. English: ``data`` itself."""
+    in front; where texts were given (give), a copy of those. English: ``data`` itself.
+    Raises RuleError when given texts do not have ``data``'s texts (another version of it)."""
     if language == ENGLISH:
         return data
+    _served.add(language)
+    given = _given.get((name, language))
+    if given is not None:
+        if text_paths(given).keys() != text_paths(data).keys():
+            raise RuleError(f"the {language} texts given for {name} do not fit its data (another version)",
+                            field="language")
+        return copy.deepcopy(given)
     out = copy.deepcopy(data)
     have = lines(name, language)
     for path, english in text_paths(data).items():
@@ -270,6 +304,8 @@ def strip(value: Any) -> Any:
 
 
 def clear_caches() -> None:
-    """Forget the translation files found and read (library.clear_caches calls it)."""
+    """Forget the translation files found and read (library.clear_caches calls it); texts
+    given (give) are kept."""
     _files.cache_clear()
     read.cache_clear()
+    _served.clear()

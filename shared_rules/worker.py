@@ -27,6 +27,9 @@ own and everything here runs the same under CPython (tests/test_worker.py):
   with ``judge``, each appeal says whether that judge must name the judge consulted);
 - ``consult_problem``: ``{"ruled_by", "judge", "consulted"}`` -> why that head judge may not
   decide the appeal naming ``consulted``, or null (review.consult_problem, WotF §3.9);
+- ``rule_texts``: ``{"language", "texts": {name: translated data}}`` -> whether anything
+  changed: the rule texts of a language as the app's catalog carries them, used in place of
+  translation files (translations.give; the app's engine package carries none);
 - ``decklist_compare``: ``{"sections", "counts", "found"?}`` -> the deck as counted against its
   registered list: missing, extra and wrong-section cards (decklists.compare);
 - ``decklist_sizes``: ``{"sections", "limits"}`` -> where a list breaks the deck sizes
@@ -103,6 +106,7 @@ ACTIONS: dict[str, Callable[[Any], Any]] = {
                                                               request.get("consulted")),
     "decklist_compare": lambda request: decklists.compare(request["sections"], request["counts"], request.get("found")),
     "decklist_sizes": lambda request: decklists.size_problems(request["sections"], request["limits"]),
+    "rule_texts": lambda request: translations.give(request["language"], request["texts"]),
 }
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from shared_rules import library, translations
+from shared_rules import library, translations, worker
 from shared_rules.__main__ import main
 from shared_rules.cases import load_case_files
 from shared_rules.engine import evaluate, list_rulesets
@@ -146,7 +146,8 @@ def test_texts_writes_every_ruleset_and_the_shared_words_in_each_language(tmp_pa
     assert main(["texts", "--out", str(tmp_path)]) == 0
     names = [translations.SHARED, *library.ruleset_ids()]
     others = [lang for lang in translations.LANGUAGES if lang != translations.ENGLISH]
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.{lang}.json" for n in names for lang in others)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["mark.json", *(f"{n}.{lang}.json" for n in names for lang in others)])
     german = json.loads((tmp_path / "yugioh.de.json").read_text(encoding="utf-8"))
     lines = translations.lines("yugioh", "de")
     assert german["title"] == lines["title"]["text"] != library.load_ruleset("yugioh")["title"]
@@ -155,8 +156,13 @@ def test_texts_writes_every_ruleset_and_the_shared_words_in_each_language(tmp_pa
     # data stays data: ids, expressions and sources are the English file's
     assert german["infractions"][0]["id"] == first["id"]
     assert german["infractions"][0].get("source") == first.get("source")
-    for path in tmp_path.iterdir():
-        assert translations.MARK not in path.read_text(encoding="utf-8"), path.name
+    # each file is the data as the engine translates it: a text with no current translation
+    # keeps MARK in front (the app strips it for its screens and hands it to the engine whole)
+    for name in names:
+        assert json.loads((tmp_path / f"{name}.de.json").read_text(encoding="utf-8")) == json.loads(json.dumps(
+            translations.translated(shared() if name == translations.SHARED else library.load_ruleset(name),
+                                    name, "de")))
+    assert json.loads((tmp_path / "mark.json").read_text(encoding="utf-8")) == {"mark": translations.MARK}
 
 
 def test_a_line_written_outside_lines_is_refused_naming_the_key(tmp_path):
@@ -168,3 +174,76 @@ def test_a_line_written_outside_lines_is_refused_naming_the_key(tmp_path):
     with pytest.raises(RuleError) as error:
         translations.read(path)
     assert "unknown key 'words.flag_gives.text'" in str(error.value)
+
+
+def answer_or_error(request: dict) -> dict:
+    try:
+        return {"answer": json.loads(json.dumps(evaluate(request)))}
+    except RuleError as error:
+        return {"error": str(error)}
+
+
+def given_texts(folder: Path, language: str) -> dict:
+    """``{name: data}`` of one language from what ``texts --out folder`` wrote."""
+    suffix = f".{language}.json"
+    return {p.name[:-len(suffix)]: json.loads(p.read_text(encoding="utf-8")) for p in folder.glob(f"*{suffix}")}
+
+
+def test_texts_given_in_place_of_the_files_give_the_same_answers(tmp_path, monkeypatch):
+    """The app's worker has no translation file: it is handed the texts of the app's catalogs
+    (``texts``, translations.give). Every case answers as with the files, in every language."""
+    requests = [{**case.request, "language": language}
+                for case in load_case_files(library.case_files()) for language in OTHER_LANGUAGES]
+    assert len(requests) > 1500
+    from_files = [answer_or_error(request) for request in requests]
+    lists = {language: list_rulesets(language) for language in OTHER_LANGUAGES}
+    assert main(["texts", "--out", str(tmp_path)]) == 0
+    monkeypatch.setattr(translations, "_given", {})
+    monkeypatch.setattr(translations, "files", lambda: {})
+    library.clear_caches()
+    try:
+        for language in OTHER_LANGUAGES:
+            reply = worker.handle("rule_texts", json.dumps({"language": language,
+                                                            "texts": given_texts(tmp_path, language)}))
+            assert json.loads(reply) == {"result": True}
+        assert [answer_or_error(request) for request in requests] == from_files
+        assert {language: list_rulesets(language) for language in OTHER_LANGUAGES} == lists
+        # the same texts again change nothing
+        assert json.loads(worker.handle("rule_texts", json.dumps(
+            {"language": "de", "texts": given_texts(tmp_path, "de")}))) == {"result": False}
+    finally:
+        library.clear_caches()
+
+
+def test_texts_given_after_answering_replace_the_compiled_ruleset(tmp_path, monkeypatch):
+    monkeypatch.setattr(translations, "_given", {})
+    library.clear_caches()
+    request = {"ruleset": "yugioh", "query": "penalty", "language": "de", "event": {"level": "tier2"},
+               "facts": {"infraction": "slow_play", "history": []}}
+    try:
+        german = evaluate(request)
+        texts = {"yugioh": json.loads(json.dumps(translations.translated(
+            library.load_ruleset("yugioh"), "yugioh", "de")))}
+        texts["yugioh"]["title"] = "Ein anderer Titel"
+        assert translations.give("de", texts) is True
+        # the German ruleset compiled for the first answer was dropped: the given title shows
+        assert {r["id"]: r for r in list_rulesets("de")}["yugioh"]["title"] == "Ein anderer Titel"
+        assert evaluate(request)["penalty"] == german["penalty"] == "warning"
+    finally:
+        library.clear_caches()
+
+
+def test_given_texts_of_other_data_or_in_english_are_refused(monkeypatch):
+    monkeypatch.setattr(translations, "_given", {})
+    library.clear_caches()
+    try:
+        with pytest.raises(RuleError) as error:
+            translations.give("en", {"yugioh": {}})
+        assert error.value.field == "language"
+        translations.give("de", {"yugioh": {"id": "yugioh", "title": "Nur ein Titel"}})
+        with pytest.raises(RuleError) as error:
+            evaluate({"ruleset": "yugioh", "query": "penalty", "language": "de",
+                      "facts": {"infraction": "slow_play", "history": []}})
+        assert "do not fit its data" in str(error.value)
+    finally:
+        library.clear_caches()

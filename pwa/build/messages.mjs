@@ -1,7 +1,8 @@
 // The app's message catalogs (js/i18n.js): reads every message of the sources — the string
-// literals given to t("…") and tn("…", "…", n) in src/js, and the fixed words of index.html
-// (the text of elements marked data-t, the attributes named in data-t-attrs) — and checks or
-// writes the catalogs src/i18n/<code>.json.
+// literals given to t("…") and tn("…", "…", n) in src/js, the fixed words of index.html
+// (the text of elements marked data-t, the attributes named in data-t-attrs) and the web app
+// manifest's texts (build/manifests.mjs) — and checks or writes the catalogs
+// src/i18n/<code>.json.
 // Usage:
 //   node build/messages.mjs                 report each catalog: translated, missing, obsolete
 //   node build/messages.mjs --json          the same as JSON (tests read it)
@@ -14,6 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_LANGUAGE, LANGUAGES as APP_LANGUAGES } from "../src/js/lang.js";
+import { MANIFEST_SOURCE, MANIFEST_TEXTS, sourceManifest } from "./manifests.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const src = path.join(here, "..", "src");
@@ -81,6 +83,11 @@ export function sourceMessages() {
       if (value) add(decode(value[1]), false, `index.html:${lineOf(html, m.index)}`);
       else problems.push(`index.html:${lineOf(html, m.index)}: data-t-attrs names ${attr}, which the element lacks`);
     }
+  }
+  const manifest = sourceManifest();
+  for (const key of MANIFEST_TEXTS) {
+    if (typeof manifest[key] === "string" && manifest[key]) add(manifest[key], false, `${MANIFEST_SOURCE}:${key}`);
+    else problems.push(`${MANIFEST_SOURCE}: ${key} is not a text`);
   }
   return { messages: found, problems };
 }

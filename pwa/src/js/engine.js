@@ -17,9 +17,12 @@
 //                                  snapshot_bytes, snapshot_error}
 // Until Python is ready on the phone, a phone that is online asks the organiser's server,
 // which runs the same engine (engine-server.js); the phone's engine answers from then on.
+// The phone's engine package carries no translation of rule texts: before its first request
+// in a language the worker is handed that language's rule texts from the app's catalog
+// (i18n.js ruleTexts; shared_rules translations.give), so they are downloaded once.
 import { askServer, serverAnswers } from "./engine-server.js";
 import { language } from "./lang.js";
-import { t } from "./i18n.js";
+import { ruleTexts, t } from "./i18n.js";
 
 let worker = null;
 let nextId = 1;
@@ -113,12 +116,31 @@ function askWorker(action, payload) {
   });
 }
 
+const textsGiven = new Map(); // language -> Promise, settled once the worker holds its rule texts
+
+/** Hand the worker the rule texts of language `code` (once; again after a failure). English
+ * and a language with no catalog need none (the engine then says what is wrong). */
+function giveRuleTexts(code) {
+  if (typeof code !== "string" || code === "en") return null;
+  if (!textsGiven.has(code)) {
+    const given = ruleTexts(code).then((texts) => {
+      if (!texts) throw new Error(`no rule texts in ${code}`);
+      return askWorker("rule_texts", { language: code, texts });
+    });
+    given.catch(() => textsGiven.delete(code));
+    textsGiven.set(code, given.catch(() => null));
+  }
+  return textsGiven.get(code);
+}
+
 /** {text, by}: the answer as JSON text and who gave it ("phone" or "server"). */
 async function call(action, payload) {
   if (!engineState.ready && serverAnswers()) {
     const text = await askServer(action, payload);
     if (text != null) return { text, by: "server" };
   }
+  const languages = new Set((Array.isArray(payload) ? payload : [payload]).map((request) => request?.language));
+  await Promise.all([...languages].map(giveRuleTexts));
   return { text: await askWorker(action, payload), by: "phone" };
 }
 

@@ -13,7 +13,13 @@ import { translateWords } from "./page-words.js";
 
 let shown = "en";
 let messages = {};
-let rules = {}; // the rule data in the language loaded (build.mjs adds it to each catalog)
+// The rule data in the language loaded (build.mjs adds it to each catalog): texts with no
+// current translation are in English with the catalog's rule_mark in front (the engine's
+// translations.MARK); the screens get them without it (translatedRules), the engine with it
+// (ruleTexts, engine.js).
+let rules = {};
+let ruleMark = null;
+const unmarked = new Map(); // name -> rules[name] without the mark, made when first asked
 let loading = Promise.resolve("en");
 // Built when first needed: the first Intl object of a page costs tens of milliseconds on a
 // slow phone, and the first clock (first-clock.js, with clock.js and this module) paints
@@ -35,12 +41,48 @@ export function loadMessages(code = language()) {
  * a catalog still loading. */
 export async function translatedRules(name) {
   await loading;
-  return shown !== "en" && Object.hasOwn(rules, name) ? rules[name] : null;
+  if (shown === "en" || !Object.hasOwn(rules, name)) return null;
+  if (!unmarked.has(name)) unmarked.set(name, withoutMark(rules[name], ruleMark));
+  return unmarked.get(name);
+}
+
+/** `value` (texts, lists and objects of them) with `mark` taken out of every text. */
+function withoutMark(value, mark) {
+  if (!mark) return value;
+  if (typeof value === "string") return value.replaceAll(mark, "");
+  if (Array.isArray(value)) return value.map((item) => withoutMark(item, mark));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutMark(item, mark)]));
+  }
+  return value;
+}
+
+/** The rule texts of language `code` for the engine, `{name: data}` (every ruleset id and
+ * "queries": the data as the engine translates it, marks kept; shared_rules translations.give),
+ * from that language's catalog: the one loaded, else read (from the offline copy once there
+ * is one). null in English or when the catalog cannot be read. */
+export async function ruleTexts(code) {
+  if (code === "en") return null;
+  await loading;
+  let all = code === shown ? rules : null;
+  if (!all) {
+    try {
+      const reply = await fetch(`i18n/${code}.json`);
+      if (!reply.ok) throw new Error(`HTTP ${reply.status}`);
+      all = (await reply.json())?.rules ?? null;
+    } catch {
+      return null;
+    }
+  }
+  if (!all || typeof all !== "object") return null;
+  const { index: _index, ...texts } = all;
+  return texts;
 }
 
 async function load(code) {
   let loaded = {};
   let loadedRules = {};
+  let loadedMark = null;
   if (code !== "en") {
     try {
       const reply = await fetch(`i18n/${code}.json`);
@@ -48,12 +90,15 @@ async function load(code) {
       const catalog = await reply.json();
       loaded = catalog && typeof catalog.messages === "object" && catalog.messages ? catalog.messages : {};
       loadedRules = catalog && typeof catalog.rules === "object" && catalog.rules ? catalog.rules : {};
+      loadedMark = typeof catalog?.rule_mark === "string" && catalog.rule_mark ? catalog.rule_mark : null;
     } catch {
       code = "en";
     }
   }
   messages = loaded;
   rules = loadedRules;
+  ruleMark = loadedMark;
+  unmarked.clear();
   shown = code;
   plurals = null;
   numbers = null;

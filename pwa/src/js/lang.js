@@ -1,7 +1,8 @@
 // The language the app speaks: one of LANGUAGES, the judge's choice kept on the device, else
 // the browser's first preferred language we have (a regional tag such as de-AT matches de),
-// else English. <html lang> names it. A change fires "judge-language" on window so screens
-// redraw in the new language.
+// else English. <html lang> names it, and the page links the web app manifest written in it
+// (manifestFile). A change fires "judge-language" on window so screens redraw in the new
+// language.
 
 export const LANGUAGES = {
   en: "English", de: "Deutsch", fr: "Français", it: "Italiano", es: "Español", pt: "Português",
@@ -47,7 +48,15 @@ export function setLanguage(choice) {
   window.dispatchEvent(new CustomEvent("judge-language", { detail: { language: language() } }));
 }
 
-/** Set <html lang> to the language shown (default: the one chosen, language()). */
+/** The web app manifest of language `code` (the build writes one per language,
+ *  build/manifests.mjs): "manifest.webmanifest" in English, else "manifest.<code>.webmanifest". */
+export function manifestFile(code) {
+  return code === DEFAULT_LANGUAGE ? "manifest.webmanifest" : `manifest.${code}.webmanifest`;
+}
+
+/** Set <html lang> to the language shown (default: the one chosen, language()) and link the
+ *  manifest in it (<link rel="manifest">, so an install names the app in that language). */
 export function applyLanguage(code = language()) {
   document.documentElement.lang = code;
+  document.querySelector('link[rel="manifest"]')?.setAttribute("href", manifestFile(code));
 }
