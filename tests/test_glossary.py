@@ -131,14 +131,14 @@ def test_each_glossary_is_well_formed_and_gives_every_term_one_use(lang):
         assert not clash, f"{lang}: {term}: {sorted(clash)} both accepted and refused"
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_translation_says_each_term_of_its_english_the_glossary_way(lang):
+def problems(lang: str, texts: list[tuple[str, str, str]]) -> list[str]:
+    """What the glossary of ``lang`` finds in ``(file, English, translation)`` texts."""
     data = glossary(lang)
     accepted = {term: [phrase(f, data["compounds"]) for f in entry["forms"]]
                 for term, entry in data["terms"].items()}
     refused = {term: [(r, phrase(r)) for r in entry["refused"]] for term, entry in data["terms"].items()}
     problems = []
-    for file, source, text in entries(lang):
+    for file, source, text in texts:
         words = plain(text)
         wanted = terms_of(source)
         for term in accepted:
@@ -148,4 +148,25 @@ def test_every_translation_says_each_term_of_its_english_the_glossary_way(lang):
             for variant, pattern in refused[term]:
                 if pattern.search(words):
                     problems.append(f"{file}: {source!r} → {text!r}: refused {variant!r} for term {term!r}")
-    assert not problems, f"{len(problems)} in {lang}:\n" + "\n".join(problems)
+    return problems
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_translation_says_each_term_of_its_english_the_glossary_way(lang):
+    found = problems(lang, entries(lang))
+    assert not found, f"{len(found)} in {lang}:\n" + "\n".join(found)
+
+
+def test_terms_are_found_longest_first_whole_word_and_plural_and_not_in_their_other_senses():
+    assert terms_of("Two Match Point penalties and a Game Loss") == {"Match Point penalty", "Game Loss"}
+    assert terms_of("The game reached Round 7; the next round starts at {table}") == {"round"}
+    assert terms_of("Deck checks, decklists and dropped players") == {"deck check", "decklist", "drop"}
+    assert terms_of("a warningless roundabout") == set()
+
+
+def test_a_translation_saying_a_term_otherwise_is_named_with_its_file_english_and_term():
+    found = problems("de", [("x.json", "Three Warnings", "Drei Warnungen"),
+                            ("x.json", "Penalty database", "Strafendatenbank")])
+    assert found == ["x.json: 'Three Warnings' → 'Drei Warnungen': term 'Warning' wants one of "
+                     "['Verwarnung', 'Verwarnungen']",
+                     "x.json: 'Three Warnings' → 'Drei Warnungen': refused 'Warnungen' for term 'Warning'"]
