@@ -120,9 +120,11 @@ async function build() {
   // The engine package, packed for pyodide.unpackArchive (it lands on sys.path), with every
   // ruleset found (those of other folders join the package's own); no translation of rule
   // texts: the page hands the engine those its catalogs carry (below).
+  // The glossary (the translators' word list, read by a test) is not the engine's: it stays out.
   const rulesets = rulesetFiles();
   const pkgFiles = walk(rulesPkg).filter((f) => (f.endsWith(".py") || f.endsWith(".json"))
-    && !f.startsWith("rulesets/") && !f.startsWith("cases/") && !f.startsWith("translations/"));
+    && !f.startsWith("rulesets/") && !f.startsWith("cases/") && !f.startsWith("translations/")
+    && !f.startsWith("glossary/"));
   const entries = pkgFiles.map((f) => [`shared_rules/${f}`, path.join(rulesPkg, f)]);
   for (const [id, file] of Object.entries(rulesets)) entries.push([`shared_rules/rulesets/${id}.json`, file]);
   // A fixed date keeps the archive's bytes the same from build to build; stored, not

@@ -269,7 +269,7 @@ def test_the_deck_check_policy_comes_to_a_phone_in_its_language(app, client, lan
 
 @pytest.mark.parametrize(("ruleset", "lang", "expected"), [
     ("yugioh", "en", "The policy document says nothing about deck checks: how many to make is not stated."),
-    ("yugioh", "de", "Das Regeldokument sagt nichts über Deckchecks"),
+    ("yugioh", "de", "Das Regeldokument sagt nichts über Deck-Checks"),
     ("dci-upg", "en", "during the Swiss rounds: not stated"),
     ("dci-upg", "fr", compiled_ruleset("dci-upg", "fr").words["queries"]["deck_checks"]["answer"][
         "top_cut_checked"]["label"] + ": non précisé"),  # the rule data's words in French too

@@ -50,7 +50,7 @@ def test_each_language_is_chosen_by_the_browser(client, header, lang, word):
 def test_the_event_page_is_german_and_so_are_the_rule_datas_words(organiser, event_slug):
     page = organiser.get(f"/organiser/events/{event_slug}", headers=GERMAN).get_data(as_text=True)
     assert html_lang(page) == "de"
-    for words in ("Rundenuhr", "Strafen", "Geräte", "Judge-Rufe (0)", "Deckchecks", "Runde 1 starten",
+    for words in ("Rundenuhr", "Strafen", "Geräte", "Judge-Rufe (0)", "Deck-Checks", "Runde 1 starten",
                   "Keine Strafen erfasst.", "Best of 3", "50 Minuten", 'aria-label="QR-Code des Beitrittslinks"'):
         assert words in page, words
     # the penalty names come from the rule data's German translation
@@ -59,7 +59,7 @@ def test_the_event_page_is_german_and_so_are_the_rule_datas_words(organiser, eve
     assert f'<option value="game_loss" >ab {german["game_loss"]}</option>' in page
     assert f">ab {english['game_loss']}</option>" not in page
     # the event's stage is the server's own setting: its words are translated, its value is not
-    assert '<option value="swiss" selected>Schweizer System</option>' in page
+    assert '<option value="swiss" selected>Schweizer Runden</option>' in page
     assert '<option value="elimination" >Top Cut (K.-o.-Runden)</option>' in page
     board = organiser.get(f"/organiser/events/{event_slug}/board", headers=GERMAN).get_data(as_text=True)
     assert "Rundenübersicht" in board and "Noch keine Runde gestartet." in board
