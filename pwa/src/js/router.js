@@ -1,7 +1,8 @@
 // Hash routes: #/join[/CODE], #/clock, #/time, #/penalty, #/history, #/review, #/sync, #/deck/<check>,
 // #/event/<slug> (the players' page: /table/<n>, /decklist[/<code>]).
 import { app } from "./state.js";
-import { fill } from "./dom.js";
+import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
 // The clock, the screen a judge's phone opens on, comes with the app's code; the others are
 // loaded when first shown.
 import * as clockScreen from "./ui/clockview.js";
@@ -71,7 +72,14 @@ export async function render() {
   }
   const main = document.getElementById("main");
   const mine = ++rendering;
-  const mod = await screens[screen]();
+  let mod;
+  try {
+    mod = await screens[screen]();
+  } catch (err) {
+    if (mine !== rendering) return;
+    cleanup = notLoaded(main, screen, err);
+    return;
+  }
   if (mine !== rendering) return; // the hash moved on while the screen's code loaded
   // Each render draws into its own box: a screen still drawing when the hash moves on (two
   // quick taps) draws into a box no longer shown, never beside the newer screen.
@@ -91,4 +99,27 @@ export async function render() {
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
   }
+}
+
+/** Draw, in place of `screen`, why it cannot open: its code is not on the phone yet (the
+ * offline copy had not fetched it when the network went) and it could not be fetched now.
+ * The screen opens by itself when the browser is back online, or with "Try again". Returns
+ * the cleanup that stops waiting for the network. */
+function notLoaded(main, screen, err) {
+  console.warn(`screen ${screen}: its code did not load`, err);
+  const retry = () => {
+    if (route().screen === screen) render();
+  };
+  const box = h("div", { class: "screen", id: "not-loaded" },
+    h("h1", {}, t("This screen is not on this phone yet")),
+    h("p", { role: "status" }, t("Its part of the app had not downloaded when the network went. It opens by itself when the network is back.")),
+    h("button", { type: "button", id: "not-loaded-retry", onclick: retry }, t("Try again now")));
+  fill(main, box);
+  main.dataset.screen = screen;
+  main.dataset.notLoaded = "";
+  window.addEventListener("online", retry);
+  return () => {
+    window.removeEventListener("online", retry);
+    delete main.dataset.notLoaded;
+  };
 }

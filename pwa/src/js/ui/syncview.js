@@ -17,6 +17,10 @@ function typeName(type) {
     case "approval": return t("Approval");
     case "resolution": return t("Kept as issued");
     case "void": return t("Void");
+    case "deck_check": return t("Deck check");
+    case "decklist": return t("Decklist");
+    case "appeal": return t("Appeal");
+    case "appeal_decision": return t("Appeal decision");
     default: return type;
   }
 }
@@ -31,6 +35,10 @@ function ofRecord(type, record) {
     case "approval": return t("of approval {record}", { record });
     case "resolution": return t("of kept as issued {record}", { record });
     case "void": return t("of void {record}", { record });
+    case "deck_check": return t("of deck check {record}", { record });
+    case "decklist": return t("of decklist {record}", { record });
+    case "appeal": return t("of appeal {record}", { record });
+    case "appeal_decision": return t("of appeal decision {record}", { record });
     default: return t("of {type} {record}", { type: String(type).toLowerCase(), record });
   }
 }
