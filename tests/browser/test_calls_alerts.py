@@ -50,6 +50,24 @@ def test_table_page_call_reaches_a_judge_who_takes_and_closes_it(browser, flask_
         judge.goto(flask_server.url + "/#/penalty")
         judge.wait_for_selector("main[data-screen=penalty]")
 
+        # The event's page (the link players are given) leads to a table's page by its number.
+        player.goto(flask_server.url + f"/#/event/{event['slug']}")
+        player.wait_for_selector("#pub-call h2")
+        assert player.locator("#call-btn").count() == 0
+        for typed, problem in (("", "a table number is needed"), ("0", "must be a whole number from 1 to 9999"),
+                               ("99999999999999999999", "must be a whole number from 1 to 9999"),
+                               ("2a", "must be a whole number from 1 to 9999")):
+            player.fill("#pub-table-input", typed)
+            player.click("#pub-table-open")
+            player.wait_for_function("([p]) => document.querySelector('#pub-table-error').textContent"
+                                     " === 'Table number: ' + p", arg=[problem])
+            assert player.url.endswith(f"/#/event/{event['slug']}")
+        player.fill("#pub-table-input", " 2 ")
+        player.click("#pub-table-open")
+        player.wait_for_selector("#call-btn")
+        assert player.url.endswith(f"/#/event/{event['slug']}/table/2")
+        assert player.locator("#pub-call").count() == 0
+
         player.goto(flask_server.url + f"/#/event/{event['slug']}/table/1.5")
         player.wait_for_selector("#pub-bad-table")
         assert player.locator("#call-btn").count() == 0

@@ -13,13 +13,35 @@ import { measureOffset, serverNow } from "../servertime.js";
 import { endsText, roundLeft, showFace, staleText } from "../clock.js";
 import { openStream, pushState } from "../push.js";
 import { tableCall, tableNumber } from "./table-call.js";
-import { LIMITS } from "../checks.js";
+import { LIMITS, tableProblem } from "../checks.js";
 import { t, tn } from "../i18n.js";
 
 /** The round's state after its number, from the clock's phase (clock.js showFace): "time
  * left" while it runs, "time called" once its time is up. */
 function roundState(phase) {
   return { running: t("time left"), over: t("time called"), paused: t("paused"), ended: t("ended") }[phase] ?? phase;
+}
+
+/** The event page's way to a table's page (where a player calls a judge): the table number
+ * typed, checked as a table's address is (1..LIMITS.table), then #/event/<slug>/table/<n>. */
+function tablePicker(slug) {
+  const input = h("input", { id: "pub-table-input", inputmode: "numeric", autocomplete: "off",
+    "aria-describedby": "pub-table-error" });
+  const error = h("p", { class: "bad-text", id: "pub-table-error", role: "alert", hidden: true });
+  const open = (ev) => {
+    ev.preventDefault();
+    const problem = tableProblem(input.value.trim(), true);
+    error.hidden = !problem;
+    error.textContent = problem ? t("Table number: {problem}", { problem }) : "";
+    input.setAttribute("aria-invalid", problem ? "true" : "false");
+    if (!problem) location.hash = `#/event/${encodeURIComponent(slug)}/table/${Number(input.value.trim())}`;
+  };
+  return h("section", { id: "pub-call", "aria-labelledby": "pub-call-h" },
+    h("h2", { id: "pub-call-h" }, t("Call a judge")),
+    h("form", { class: "row", onsubmit: open },
+      h("label", { for: "pub-table-input" }, t("Your table number")), input,
+      h("button", { type: "submit", id: "pub-table-open" }, t("Open my table"))),
+    error);
 }
 
 export async function render(main, [slug, sub, tableArg]) {
@@ -139,7 +161,7 @@ export async function render(main, [slug, sub, tableArg]) {
   }
 
   append(main, h("section", { class: "clock", "aria-labelledby": "pub-label" }, title, label, time, state, ends, stale),
-    seen, badTable, call?.el, rules);
+    seen, badTable, call?.el, sub === "table" ? null : tablePicker(slug), rules);
   tick();
   drawRules();
   performance.mark("clock-visible");
