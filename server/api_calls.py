@@ -176,12 +176,15 @@ def call_policy(args, slug):
 
 @bp.get("/<slug>/calls/table/<int:table>")
 @bp.response(200, TableCallOut)
-@documented_errors(bp, 404)
+@documented_errors(bp, 400, 404)
 def table_call(slug, table):
     """The table's latest call for the players' page: `{"call": {"id", "status", "created_ms",
-    "taken_ms"} | null}` (no judge names)."""
+    "taken_ms"} | null}` (no judge names). 400 (field "table") for a table number outside
+    1..9999, which no table's page has."""
     event = get_event(slug)
-    call = latest_call(event, table) if 1 <= table <= MAX_TABLE else None
+    if not 1 <= table <= MAX_TABLE:
+        raise ApiError.bad_request(f"must be a whole number from 1 to {MAX_TABLE}", field="table")
+    call = latest_call(event, table)
     if call is None:
         return {"call": None}
     return {"call": {"id": call.id, "status": call.status, "created_ms": call.created_ms,

@@ -86,7 +86,7 @@ class Int(fields.Integer):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise ValidationError("must be a whole number")
+            raise ValidationError(f"must be a whole number from {self.low} to {self.high}")
         if not self.low <= value <= self.high:
             raise ValidationError(f"must be from {self.low} to {self.high}")
         return int(value)

@@ -6,6 +6,7 @@ in the API's error shape instead of a stored NaN or a 500.
 """
 
 import json
+import sys
 
 import flask_smorest
 from webargs import core
@@ -45,6 +46,8 @@ def strict_loads(text: str):
     except RecursionError:
         raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", text, 0) from None
     except ValueError as err:
+        if "integer string conversion" in str(err):  # Python's own limit, in its own words
+            err = f"a number has more than {sys.get_int_max_str_digits()} digits"
         raise json.JSONDecodeError(str(err), text, 0) from None
     if _too_deep(value, MAX_DEPTH):
         raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", text, 0)

@@ -46,6 +46,21 @@ def test_an_anonymous_call_is_made_and_repeated_taps_give_the_same_call(app, cli
     assert client.get(f"{_calls(wotf['slug'])}/table/99").get_json() == {"call": None}
 
 
+@pytest.mark.parametrize("table", ["0", "10000", "99999999999999999999999"])
+def test_a_table_number_no_table_has_is_refused_by_name(client, wotf, table):
+    res = client.get(f"{_calls(wotf['slug'])}/table/{table}")
+    assert res.status_code == 400
+    body = res.get_json()["error"]
+    assert (body["field"], body["message"]) == ("table", "must be a whole number from 1 to 9999")
+
+
+@pytest.mark.parametrize("table", ["x", "-1", True, 1.5])
+def test_a_call_for_a_table_that_is_no_whole_number_names_the_range(client, wotf, table):
+    res = client.post(_calls(wotf["slug"]), json={"table": table})
+    assert res.status_code == 400
+    assert "table" in str(res.get_json()) and "must be a whole number from 1 to 9999" in str(res.get_json())
+
+
 def test_taps_at_the_same_moment_from_several_phones_make_one_call(app, wotf):
     barrier = threading.Barrier(6)
     answers = []

@@ -225,8 +225,10 @@ def test_a_cursor_beyond_64_bits_is_400_naming_the_field(phone, client, event):
      "invalid JSON body: Infinity is not valid JSON"),
     ('{"device": %(d)d, "records": [{"created_ms": -Infinity}]}',
      "invalid JSON body: -Infinity is not valid JSON"),
+    ('{"device": %(d)d, "cursor": ' + "9" * 5000 + "}",
+     "invalid JSON body: a number has more than 4300 digits"),
 ])
-def test_a_too_deep_or_non_finite_body_is_400(phone, client, event, body, message):
+def test_a_too_deep_too_long_or_non_finite_body_is_400(phone, client, event, body, message):
     res = _raw_sync(client, phone, event, body % {"d": phone.id})
     assert res.status_code == 400
     assert res.get_json() == {"error": {"code": "bad_request", "message": message}}
