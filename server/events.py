@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from flask_babel import lazy_gettext as _l
 
 from shared_rules import review as review_texts
-from shared_rules.history import decisions
+from shared_rules.history import decisions, ordered
 from shared_rules.translations import ENGLISH
 from shared_rules.vocabulary import shared_in, words
 
@@ -294,7 +294,8 @@ def _readable(rule_id: str) -> str:
 
 
 def penalty_rows(event: Event, items: list | None = None, language: str = ENGLISH) -> list[dict]:
-    """Every readable penalty of the event, oldest first, with who recorded it, its
+    """Every readable penalty of the event, in the engine's order (shared_rules.history.ordered:
+    by when each was made, a replacement where the penalty it replaces stood), with who recorded it, its
     approval state and the ruleset's names: `{"id", "seq", "player", "player_name",
     "round", "table", "infraction", "infraction_name", "penalty", "penalty_name",
     "head_judge", "approval", "voided", "judge", "device", "device_id", "created_ms",
@@ -319,7 +320,10 @@ def penalty_rows(event: Event, items: list | None = None, language: str = ENGLIS
     infractions, penalty_names = rule_names(event.ruleset, language)
     no_penalty = words(shared_in(language))["no_penalty"]
     rows = []
-    for r in records:
+    # in the engine's order (the order the upgrade path reads them: when each was made, a
+    # replacement where the penalty it replaces stood), not the order they reached the server
+    by_id = {r.id: r for r in records}
+    for r in (by_id[str(o["id"])] for o in ordered([plain(r) for r in records])):
         if r.type != "penalty":
             continue
         p = r.payload

@@ -13,7 +13,7 @@ latest one counting. Voids cannot themselves be voided; approvals can.
 Records are taken oldest first by the device time they were made (``created_ms``, then
 ``id``), so the server and every phone order the same records the same way. A penalty that
 replaces another (``payload.replaces``: the head judge issued the right penalty in place of a
-flagged one, see review.py) takes the place of the one it replaces.
+flagged one, see review.py) takes the place of the one it replaces, just after it.
 """
 
 from __future__ import annotations
@@ -58,7 +58,9 @@ def ordered(records: list[dict]) -> list[dict]:
     def key(r):
         payload = r.get("payload")
         replaced = payload.get("replaces") if r.get("type") == "penalty" and isinstance(payload, dict) else None
-        return (made.get(str(replaced), _ms(r)) if replaced is not None else _ms(r), str(r.get("id")))
+        if replaced is None:
+            return (_ms(r), 0, str(r.get("id")))
+        return (made.get(str(replaced), _ms(r)), 1, str(r.get("id")))  # just after the one it replaces
 
     return sorted(kept, key=key)
 

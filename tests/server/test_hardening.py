@@ -6,7 +6,7 @@ import io
 import uuid
 
 import pytest
-from server_helpers import Phone, add_event, set_role
+from server_helpers import T0, Phone, add_event, set_role
 
 from server.clock import start_round
 from server.extensions import db
@@ -93,8 +93,8 @@ def test_direction_marks_and_invisible_characters_in_names_are_refused_alone(cli
 def test_the_csv_quotes_every_cell_and_neutralises_formulas_after_spaces_or_controls(organiser, event, phone):
     tricky = ["=cmd|' /C calc'!A0", "\r=cmd|' /C calc'!A0", "line\rbreak", "two\nlines", 'say "hi"',
               "a,b", " =1+2", "\t\t+SUM(A1)", "\n-1", "\u00a0@A1", "plain", "\r\n\r\n=2"]
-    records = [phone.penalty(f"=Player {i}", infraction="usc_minor", penalty="warning", notes=text)
-               for i, text in enumerate(tricky)]
+    records = [{**phone.penalty(f"=Player {i}", infraction="usc_minor", penalty="warning", notes=text),
+                "created_ms": T0 + i} for i, text in enumerate(tricky)]
     assert {r["status"] for r in phone.sync(records)["results"]} == {"accepted"}
     text = organiser.get(f"/organiser/events/{event['slug']}/penalties.csv").get_data(as_text=True)
     rows = list(csv.reader(io.StringIO(text, newline="")))

@@ -64,7 +64,7 @@ def test_the_organiser_page_and_the_export_show_what_was_still_open(app, organis
     phone = Phone(organiser, event)
     ada = event["players"]["Ada Brook"]
     open_one = phone.penalty(ada, infraction="gpe_game_rule_violation", open_facts=["facts.caught_quickly_and_simple"])
-    closed = phone.penalty(ada)
+    closed = {**phone.penalty(ada), "created_ms": open_one["created_ms"] + 1}
     assert [r["status"] for r in phone.sync([open_one, closed])["results"]] == ["accepted"] * 2
     page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
     shown = re.findall(r'data-open-facts="([^"]+)">([^<]+)<', page)

@@ -156,7 +156,7 @@ def test_penalties_show_judge_and_approval_and_can_be_approved_and_exported(app,
     detail = client.get(f"/api/events/{event['slug']}", headers=phone.headers).get_json()
     ada = detail["players"][0]["id"]
     needs_hj = phone.penalty(ada, infraction="usc_minor", penalty="game_loss", head_judge=True)
-    plain = phone.penalty("Walk-in Wally", infraction="slow_play", penalty="warning")
+    plain = {**phone.penalty("Walk-in Wally", infraction="slow_play", penalty="warning"), "created_ms": T0 + 1}
     phone.sync([needs_hj, plain])
     page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
     assert "Jo Judge" in page and "pending" in page and "Walk-in Wally" in page
@@ -184,8 +184,8 @@ def test_the_csv_export_neutralises_formulas_and_gives_utc_times(organiser, even
     now.advance(90_500)
     first = phone.penalty("+Wally", notes="=1+2")
     first["created_ms"] = T0 + 1_000
-    phone.sync([first, phone.penalty("Tab", notes="\tlead"),
-                phone.penalty("-Ann", notes="plain note")])
+    phone.sync([first, {**phone.penalty("Tab", notes="\tlead"), "created_ms": T0 + 2_000},
+                {**phone.penalty("-Ann", notes="plain note"), "created_ms": T0 + 3_000}])
     text = organiser.get(f"/organiser/events/{event['slug']}/penalties.csv").get_data(as_text=True)
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [(r["player_name"], r["judge"], r["device"], r["notes"]) for r in rows] == [
@@ -367,3 +367,28 @@ def test_the_latest_decision_by_when_it_was_made_wins_on_the_page_and_on_the_pho
     pulled = floor.sync_all()["records"]
     assert decisions(list(floor.held.values())) == {needs_hj["id"]: False}
     assert sorted(r["payload"]["approved"] for r in pulled if r["type"] == "approval") == [False, True]
+
+
+def test_exports_list_penalties_in_the_order_they_were_given_not_received(organiser, event, client):
+    """A phone that was offline sends its earlier penalty last; the list, CSV and JSON still
+    put it first, and a penalty issued in place of a flagged one stands where that one stood."""
+    online, offline = Phone(client, event, judge="Ann Online"), Phone(client, event, judge="Olaf Offline")
+    later = {**online.penalty("Ada Brook", penalty="game_loss", infraction="usc_minor"), "created_ms": T0 + 60_000}
+    last = {**online.penalty("Ada Brook", penalty="warning"), "created_ms": T0 + 120_000}
+    online.sync([later, last])
+    earlier = {**offline.penalty("Ada Brook", penalty="warning"), "created_ms": T0 + 1_000}
+    offline.sync([earlier])
+    instead = {**online.penalty("Ada Brook", penalty="match_loss", infraction="usc_minor", replaces=later["id"]),
+               "created_ms": T0 + 600_000}
+    online.sync([instead])
+    want = [earlier["id"], later["id"], instead["id"], last["id"]]
+    rows = list(csv.DictReader(io.StringIO(
+        organiser.get(f"/organiser/events/{event['slug']}/penalties.csv").get_data(as_text=True))))
+    assert [r["id"] for r in rows] == want
+    assert [int(r["seq"]) for r in rows] == [3, 1, 4, 2]
+    data = organiser.get(f"/organiser/events/{event['slug']}/penalties.json").get_json()
+    assert [p["id"] for p in data["penalties"]] == want
+    page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
+    table = page.split('id="penalties"', 1)[1].split("</table>", 1)[0]
+    shown = re.findall(r'data-label="Penalty">([^<]+)<', table)
+    assert shown == ["Warning", "Game Loss", "Match Loss", "Warning"]

@@ -8,6 +8,7 @@
 //            apart from `records`, which every engine call reads whole: an event's lists are the
 //            largest part of its sync data, and only the deck check reads them.
 import { openDB } from "../vendor/idb.js";
+import { inOrder } from "./order.js";
 
 const LOCAL_FIELDS = ["sync", "reason", "seq", "received_ms"];
 
@@ -118,10 +119,9 @@ export async function applySync(results, pulled) {
   await tx.done;
 }
 
-/** All records of an event (any device), oldest first by device time. */
+/** All records of an event (any device), in the engine's order (order.js). */
 export async function eventRecords(slug) {
-  const all = await (await dbPromise).getAllFromIndex("records", "event", slug);
-  return all.sort((a, b) => (a.created_ms - b.created_ms) || String(a.id).localeCompare(b.id));
+  return inOrder(await (await dbPromise).getAllFromIndex("records", "event", slug));
 }
 
 /** A player's registered decklist on this phone: the latest version the server numbered
