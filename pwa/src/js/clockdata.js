@@ -7,6 +7,8 @@ import * as store from "./store.js";
 import { measureOffset, offsetInfo, serverNow } from "./servertime.js";
 import { keepFirstClock } from "./first-clock.js";
 
+// "change": the event's clock data changed (draw again); "tick": a time alert fires now (show
+// the clock at this moment first, so the screen and the banner agree)
 export const clockEvents = new EventTarget();
 let timer = null;
 let lastOffset = 0;

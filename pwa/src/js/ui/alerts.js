@@ -6,6 +6,7 @@
 import { app } from "../state.js";
 import * as store from "../store.js";
 import { roundLeft } from "../clock.js";
+import { clockEvents } from "../clockdata.js";
 import { serverNow } from "../servertime.js";
 import { t, tn } from "../i18n.js";
 
@@ -173,6 +174,9 @@ export function checkTimeAlerts() {
     const key = `${app.session?.event?.slug}:${round.number}:${m}`;
     if (left.remaining_ms <= m * 60000 && left.remaining_ms > m * 60000 - 30000 && !fired.has(key)) {
       fired.add(key);
+      // the clock on screen shows this same moment before the banner says "5 minutes left"
+      // (its own tick is up to 100 ms behind, and could still show 5:01)
+      clockEvents.dispatchEvent(new Event("tick"));
       const number = round.number;
       const text = m === 0 ? () => t("Time! Round {round} is over.", { round: number })
         : () => tn("{count} minute left in round {round}.", "{count} minutes left in round {round}.", m, { round: number });

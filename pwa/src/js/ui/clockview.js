@@ -335,10 +335,12 @@ export async function render(main) {
   refreshResults();
   const iv = setInterval(tick, 100);
   clockEvents.addEventListener("change", redraw);
+  clockEvents.addEventListener("tick", tick);
   syncState.addEventListener("synced", refreshResults);
   return () => {
     clearInterval(iv);
     clockEvents.removeEventListener("change", redraw);
+    clockEvents.removeEventListener("tick", tick);
     syncState.removeEventListener("synced", refreshResults);
   };
 }
