@@ -7,6 +7,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 from flask import Flask
+from flask_babel import LazyString
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .auth import register_limits
@@ -19,6 +20,16 @@ from .urls import check_public_url
 MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
 
 
+def _shown(value):
+    """A value as a page shows it (Jinja's finalize, before escaping): a stored value that is not
+    text (lone surrogate, NUL) as U+FFFD, never a 500; a lazily translated message as plain
+    text, so it is escaped. (Flask-Babel's LazyString says it is HTML already, and its
+    placeholders may hold what a user typed: a decklist's line, a file's player name.)"""
+    if isinstance(value, LazyString):
+        value = str(value)
+    return clean_text(value) if isinstance(value, str) else value
+
+
 def create_app(config: dict | None = None, instance_path: str | None = None) -> Flask:
     """The app. `config` (a mapping) overrides `Config` and the environment, e.g. in tests
     `{"SQLALCHEMY_DATABASE_URI": ..., "TESTING": True}`; `instance_path` replaces Flask's
@@ -26,8 +37,7 @@ def create_app(config: dict | None = None, instance_path: str | None = None) -> 
     app = Flask(__name__, instance_relative_config=True, static_folder=None,
                 instance_path=instance_path)
     app.config.from_object(Config)
-    # a stored value that is not text (lone surrogate, NUL) is shown as U+FFFD, never a 500
-    app.jinja_env.finalize = lambda value: clean_text(value) if isinstance(value, str) else value
+    app.jinja_env.finalize = _shown
     os.makedirs(app.instance_path, exist_ok=True)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.instance_path)
     if config:

@@ -78,6 +78,20 @@ def test_a_list_that_does_not_read_is_refused_line_by_line_and_nothing_stored_is
         as_text=True)
 
 
+@pytest.mark.parametrize(("fmt", "text"), [
+    ("", "4 Bolt\n<img src=x onerror=alert(1)>\n"),
+    ("ydke", "ydke://<img src=x onerror=alert(1)>"),
+    ("mtgo", '<?xml version="1.0"?><Deck><Cards CatID="1" Quantity="x" Name="<script>alert(1)</script>"/></Deck>'),
+])
+def test_a_refused_line_is_shown_as_text_never_as_markup(app, organiser, event, fmt, text):
+    ada = event["players"]["Ada Brook"]
+    res = organiser.post(f"/organiser/events/{event['slug']}/decklists/{ada}",
+                         data={"csrf": _csrf(organiser), "text": text, "format": fmt})
+    assert res.status_code == 400
+    refused = res.get_data(as_text=True).split('id="refused"', 1)[1].split("</div>", 1)[0]
+    assert "<img" not in refused and "<script" not in refused and "&lt;" in refused
+
+
 def _csrf(client):
     with client.session_transaction() as session:
         return session["csrf"]
