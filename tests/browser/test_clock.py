@@ -107,3 +107,24 @@ def test_once_time_is_up_the_clock_says_time_was_called_not_time_left(browser, s
         assert page.text_content("#round-left") == "0:00"
     finally:
         ctx.close()
+
+
+def test_a_table_with_a_bye_says_bye_on_the_judges_clock(browser, flask_server):
+    from server.events import get_event
+    from server.imports import import_pairings
+
+    event = flask_server.make_event("dci-upg", "competitive", players=5)
+    names = [p["name"] for p in event["players"]]
+    with flask_server.app.app_context():
+        import_pairings(get_event(event["slug"]), 1, "table,player_a,player_b\n"
+                        f"1,{names[0]},{names[1]}\n2,{names[2]},{names[3]}\n3,{names[4]},\n")
+    flask_server.start_round(event["slug"])
+    ctx = browser.returning(flask_server.url)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Bea")
+        page.wait_for_selector("li[data-table='3']")
+        assert page.text_content("li[data-table='3'] .info > div").endswith(f" · {names[4]} – bye")
+        assert page.text_content("li[data-table='1'] .info > div").endswith(f" · {names[0]} – {names[1]}")
+    finally:
+        ctx.close()

@@ -109,8 +109,10 @@ export async function eventRecords() {
   return { all, voided };
 }
 
-/** Display name of a player id (or the free text itself). */
+/** Display name of a player id (or the free text itself); "bye" for no player (a pairing's
+ * empty seat). */
 export function playerName(id) {
+  if (id == null) return t("bye");
   const p = (app.detail?.players || []).find((x) => String(x.id) === String(id));
   return p ? p.name : String(id);
 }
