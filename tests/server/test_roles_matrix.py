@@ -493,3 +493,21 @@ def test_the_readme_has_the_roles_tables(root):
         assert f"`{record_type}`" in section
     for key in roles.PAGES:
         assert f"`{key}`" in section, key
+
+
+def test_the_event_page_links_each_account_only_to_pages_it_may_open(world):
+    """A staff member sees no link on the event page that leads to "not allowed"."""
+    slug = world["event"]["slug"]
+    refused = []
+    for subject, role in ACCOUNT_ROLE.items():
+        if role is None:
+            continue
+        client = world["clients"][subject]
+        page = client.get(f"/organiser/events/{slug}").get_data(as_text=True)
+        for href in sorted(set(re.findall(r'href="(/organiser/[^"#?]*)"', page))):
+            if href.endswith("/logout"):
+                continue
+            status = client.get(href).status_code
+            if status == 403:
+                refused.append(f"{subject}: {href}")
+    assert refused == []
