@@ -129,7 +129,8 @@ def csv_rows(text: str) -> list[tuple[int, dict]]:
     if "\0" in text:
         raise ApiError.bad_request(_l("the CSV holds a NUL character: is it a spreadsheet file rather than CSV?"),
                                    "csv")
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    # strict: a quote never closed is refused, not read as one cell running to the end
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")), strict=True)
     rows = []
     try:
         if not reader.fieldnames:
@@ -142,7 +143,9 @@ def csv_rows(text: str) -> list[tuple[int, dict]]:
             if len(rows) > MAX_CSV_ROWS:
                 raise ApiError.bad_request(_l("the CSV has more than %(rows)s rows", rows=MAX_CSV_ROWS), "csv")
     except csv.Error as err:
-        raise ApiError.bad_request(_l("line %(line)s: not readable as CSV (%(problem)s)", line=reader.line_num,
+        # a quote never closed: the csv module has counted only the lines before its row
+        line = reader.line_num + 1 if "unexpected end of data" in str(err) else reader.line_num
+        raise ApiError.bad_request(_l("line %(line)s: not readable as CSV (%(problem)s)", line=line,
                                       problem=str(err)), "csv") from None
     return rows
 

@@ -96,7 +96,7 @@ def csv_headers(text: str) -> list[str]:
     """The CSV's header names as csv_rows reads them (stripped, lower case), in order; none
     for text that is not CSV (csv_rows then says why)."""
     try:
-        first = next(csv.reader(io.StringIO(text.lstrip("\ufeff"))), [])
+        first = next(csv.reader(io.StringIO(text.lstrip("\ufeff")), strict=True), [])
     except csv.Error:
         return []
     return [h.strip().lower() for h in first]

@@ -96,6 +96,7 @@ def test_a_policy_that_names_its_games_is_refused_beside_the_other_problems(app,
     (("name,id\nYves," + "9" * 65 + "\n").encode(), "line 2: the id is longer than 64 characters"),
     (b"name\nBell\x07e\n", "line 2: the name holds a control character (U+0007)"),
     (("name\n" + "\n".join(f"P{i}" for i in range(5002))).encode(), "the CSV has more than 5000 rows"),
+    (b'name\n"Ada Brook\nBen Carter\n', "line 2: not readable as CSV (unexpected end of data)"),
     (('name\n"' + "z" * 200_000 + '"\n').encode(),
      "line 1: not readable as CSV (field larger than field limit (131072))"),
 ])
@@ -122,6 +123,7 @@ def test_a_bad_players_file_says_why_and_adds_nobody(app, organiser, event, cont
     (HUGE, "table,player_a,player_b\n1,Ada Brook,Ben Carter\n", "round must be from 1 to 999"),
     ("abc", "table,player_a,player_b\n1,Ada Brook,Ben Carter\n",
      "round must be a whole number from 1 to 999, not 'abc'"),
+    ("1", 'table,player_a,player_b\n1,"Ada Brook,Ben Carter\n', "line 2: not readable as CSV (unexpected end of data)"),
 ])
 def test_bad_pairings_say_why_and_change_no_table(app, organiser, event, round_number, csv, message):
     replace_tables(organiser, event["slug"], 1, "table,player_a,player_b\n7,Ada Brook,Ben Carter\n")
