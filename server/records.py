@@ -329,9 +329,21 @@ class TimeCallPayload(PayloadSchema):
 
 
 class ApprovalPayload(PayloadSchema):
+    """The head judge's decision on a penalty waiting for them: approved or refused. A penalty
+    recorded with no penalty for the head judge to decide (the policy does not state it,
+    shared_rules.history.penalty_payload) cannot be approved as it is: the head judge records
+    the penalty they choose in its place and refuses this one."""
+
     record = RecordRef(types=("penalty",), required=True)
     approved = Bool(required=True)
     comment = Text(MAX_NOTES, min_length=0, multiline=True, allow_none=True)
+
+    def event_problem(self, record, where):
+        target = where.known[record["target"]].payload
+        if record["payload"]["approved"] and target.get("penalty") is None and target.get("head_judge"):
+            return ("payload.approved: this penalty names no penalty for the head judge to approve: "
+                    "record the penalty you choose in its place, and refuse this one")
+        return None
 
 
 class ResolutionPayload(PayloadSchema):

@@ -303,3 +303,27 @@ def test_a_round_without_pairings_has_no_tables(browser, flask_server):
         assert (record["payload"]["table"], record["payload"]["round"]) == (None, 2)
     finally:
         ctx.close()
+
+
+def test_a_penalty_the_policy_leaves_to_the_head_judge_is_chosen_not_approved(browser, flask_server):
+    event = flask_server.make_event("dci-upg", "competitive")
+    flask_server.start_round(event["slug"])
+    player = event["players"][0]
+    ctx, head = head_judge(browser, flask_server, event, "Hana")
+    try:
+        card = look_up_penalty(head, "decklist", "deck_decklist_mismatch", player["id"])
+        assert card["penalty"] in (None, "null")
+        head.click("#pen-record")
+        head.wait_for_selector("#pen-recorded")
+        open_review(head)
+        row = head.wait_for_selector("#review-waiting li[data-kind=approval]")
+        record = row.get_attribute("data-record")
+        # nothing to approve: the head judge chooses the penalty, or refuses this one
+        assert head.locator(f"li[data-record='{record}'] [data-decide=true]").count() == 0
+        assert head.locator(f"li[data-record='{record}'] [data-decide=false]").count() == 1
+        head.click(f"li[data-record='{record}'] [data-choose]")
+        head.wait_for_selector("main[data-screen=penalty] #pen-player")
+        head.wait_for_function("(id) => document.querySelector('#pen-player').value === id", arg=str(player["id"]))
+        assert "deck_decklist_mismatch" in head.url
+    finally:
+        ctx.close()

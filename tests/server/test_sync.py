@@ -109,6 +109,23 @@ def test_every_record_type_is_accepted_from_a_head_judge(app, client, event):
     assert [r["seq"] for r in body["records"]] == [1, 2, 3, 4, 5, 6]
 
 
+def test_a_penalty_left_to_the_head_judge_is_not_approved_as_no_penalty(app, client, phone, event):
+    """A penalty the policy does not state is recorded with none for the head judge to choose:
+    approving it as it is would record "no penalty, approved"; refusing it is allowed."""
+    head = Phone(client, event, judge="Hana Head", name="head")
+    set_role(app, head.id, "head_judge")
+    open_one = phone.penalty("Ada Brook", infraction="deck_decklist_mismatch", penalty=None, head_judge=True)
+    stated = phone.penalty("Ben Carter", infraction="usc_minor", penalty="game_loss", head_judge=True)
+    phone.sync([open_one, stated])
+    approve_open = head.record("approval", {"record": open_one["id"], "approved": True})
+    approve_stated = head.record("approval", {"record": stated["id"], "approved": True})
+    refuse_open = head.record("approval", {"record": open_one["id"], "approved": False})
+    results = head.sync([approve_open, approve_stated, refuse_open])["results"]
+    assert [r["status"] for r in results] == ["rejected", "accepted", "accepted"]
+    assert results[0]["reason"] == ("payload.approved: this penalty names no penalty for the head judge to approve: "
+                                    "record the penalty you choose in its place, and refuse this one")
+
+
 def test_only_a_head_judge_may_approve(app, client, phone, event):
     penalty = phone.penalty("Ada Brook", head_judge=True)
     approval = phone.record("approval", {"record": penalty["id"], "approved": True})

@@ -57,10 +57,22 @@ export async function render(main) {
   }
 
   function approvalActions(item) {
-    return h("div", { class: "row" },
-      [[true, t("Approve"), t("Approved.")], [false, t("Refuse"), t("Refused: it no longer counts toward later penalties.")]]
-        .map(([approved, text, done]) => h("button", { type: "button", class: approved ? "" : "secondary",
-          "data-decide": String(approved), onclick: (ev) => act(ev.currentTarget, () => decide(item, approved), done) }, text)));
+    // A penalty left for the head judge to choose (the policy does not state it) has nothing to
+    // approve: the head judge looks it up with the player and table filled in, records the
+    // penalty they choose, and refuses this one (the server refuses approving it as it is).
+    const open = item.penalty == null;
+    const choose = open ? h("button", { type: "button", "data-choose": item.record, onclick: async () => {
+      const penalty = await import("./penalty.js");
+      penalty.presetPenalty({ player: item.player, table: item.table, notes: item.notes || "" });
+      location.hash = `#/penalty/${encodeURIComponent(item.infraction)}`;
+    } }, t("Choose the penalty")) : null;
+    return h("div", {},
+      open ? h("p", { class: "small" }, t("The policy leaves this penalty to you: choose it, record it, then refuse this one.")) : null,
+      h("div", { class: "row" }, choose,
+        [[true, t("Approve"), t("Approved.")], [false, t("Refuse"), t("Refused: it no longer counts toward later penalties.")]]
+          .filter(([approved]) => !(approved && open))
+          .map(([approved, text, done]) => h("button", { type: "button", class: approved ? "" : "secondary",
+            "data-decide": String(approved), onclick: (ev) => act(ev.currentTarget, () => decide(item, approved), done) }, text))));
   }
 
   function conflictActions(item) {
