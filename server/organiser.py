@@ -9,7 +9,7 @@ import uuid
 from functools import wraps
 
 import segno
-from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -60,7 +60,7 @@ MAX_GAMES = 99  # games per match a form may give
 
 @bp.app_context_processor
 def _template_globals():
-    return {"csrf_token": csrf_token, "me": current_account, "may": may, "languages": LANGUAGES,
+    return {"csrf_token": csrf_token, "me": current_account, "may": may, "kept": kept, "languages": LANGUAGES,
             "page_language": page_language, "label": label, "rule_lang": rule_lang}
 
 
@@ -90,6 +90,22 @@ def choose_language():
     return response
 
 
+def refused_on(endpoint: str, slug: str):
+    """The page `endpoint` of event `slug` drawn again after a refused form (400), its flashed
+    message on it and the refused form's fields as typed (the template global `kept`)."""
+    g.kept = {"endpoint": request.endpoint, "form": request.form.to_dict()}
+    return current_app.view_functions[endpoint](slug=slug), 400
+
+
+def kept(endpoint: str, name: str, default=""):
+    """Template global: what was typed in field `name` of the form posted to `endpoint` when
+    that form was refused on this request (refused_on), else `default`."""
+    found = g.get("kept")
+    if found and found["endpoint"] == endpoint and name in found["form"]:
+        return found["form"][name]
+    return default
+
+
 def form_action_to(endpoint: str):
     """A decorator for POST handlers of an event's page `endpoint`: the handler's message, or
     a refused action (ApiError, RuleError), becomes a message on that page instead of an
@@ -105,6 +121,7 @@ def form_action_to(endpoint: str):
             except (ApiError, RuleError) as err:
                 db.session.rollback()
                 flash(str(err), "error")
+                return refused_on(endpoint, slug)
             return redirect(url_for(endpoint, slug=slug))
 
         return wrapped

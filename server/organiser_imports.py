@@ -2,7 +2,7 @@
 mapped CSV, or a `.tdf`), the column mapping asked once per kind of CSV, the preview of what
 changes, and its confirmation, the one step that changes the round's tables."""
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import flash, render_template, request
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
@@ -25,7 +25,7 @@ from .imports import (
     save_mapping,
     saved_mapping,
 )
-from .organiser import _form_action, bp, upload_text
+from .organiser import _form_action, bp, refused_on, upload_text
 from .records import MAX_ROUND
 
 SAMPLE_ROWS = 3  # rows of the file the mapping page shows
@@ -61,7 +61,7 @@ def pairings(slug):
     except ApiError as err:
         db.session.rollback()
         flash(str(err), "error")
-        return redirect(url_for(".event_page", slug=slug))
+        return refused_on("organiser.event_page", slug)
     return render_template("organiser/import_preview.html", event=event, plan=planned, form_plan=plan_form(found),
                            text=None if is_tdf(text) else text)
 

@@ -4,6 +4,7 @@ the sizes flagged, the lists synced to judges only, deck checks counted against 
 the print order and CSV export."""
 
 import csv
+import html
 import io
 import re
 from pathlib import Path
@@ -400,7 +401,14 @@ def test_an_odd_format_is_refused_naming_it(app, client, organiser, event, fmt):
 ])
 def test_bad_settings_say_why_and_change_nothing(app, organiser, event, fields):
     page = organiser.form(f"/organiser/events/{event['slug']}/decklists/settings", **fields)
-    assert 'class="flash error"' in page.get_data(as_text=True)
+    assert page.status_code == 400
+    text = html.unescape(page.get_data(as_text=True))
+    assert 'class="flash error"' in text
+    # the refused value comes back as typed, to be mended
+    for name in ("deadline", "min_main", "max_side"):
+        if name in fields:
+            shown = fields[name].replace("\x00", "\ufffd")  # a NUL is shown as U+FFFD, never stored
+            assert re.search(rf'name="{name}"[^>]*value="{re.escape(shown)}"', text), name
     with app.app_context():
         ev = db.session.get(Event, event["id"])
         assert (ev.decklist_deadline_ms, ev.decklist_sizes) == (None, None)

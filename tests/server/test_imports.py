@@ -255,7 +255,7 @@ def test_a_damaged_preview_form_changes_nothing(app, organiser, event, plan):
     before = _state(app, event)
     res = organiser.form(f"/organiser/events/{event['slug']}/pairings/confirm", round="1", plan=plan, digest="x")
     page = _page(res)
-    assert res.status_code == 200 and 'class="flash error"' in page
+    assert res.status_code == 400 and 'class="flash error"' in page
     assert _state(app, event) == before
 
 

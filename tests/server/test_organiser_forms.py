@@ -102,7 +102,7 @@ def test_a_policy_that_names_its_games_is_refused_beside_the_other_problems(app,
 ])
 def test_a_bad_players_file_says_why_and_adds_nobody(app, organiser, event, content, message):
     before = _counts(app, event)
-    page = _text(_upload(organiser, f"/organiser/events/{event['slug']}/players", content))
+    page = _text(_upload(organiser, f"/organiser/events/{event['slug']}/players", content), 400)
     assert message in page
     assert _counts(app, event) == before
 
@@ -128,8 +128,11 @@ def test_a_bad_players_file_says_why_and_adds_nobody(app, organiser, event, cont
 def test_bad_pairings_say_why_and_change_no_table(app, organiser, event, round_number, csv, message):
     replace_tables(organiser, event["slug"], 1, "table,player_a,player_b\n7,Ada Brook,Ben Carter\n")
     before = _counts(app, event)
-    page = _text(organiser.form(f"/organiser/events/{event['slug']}/pairings", round=round_number, csv=csv))
+    page = _text(organiser.form(f"/organiser/events/{event['slug']}/pairings", round=round_number, csv=csv), 400)
     assert message in page
+    # what was typed comes back in the form, to be mended
+    assert re.search(r'<textarea name="csv"[^>]*>' + re.escape(csv) + "</textarea>", page)
+    assert re.search(r'<input name="round" type="number" min="1" value="' + re.escape(round_number) + '"', page)
     assert _counts(app, event) == before
     with app.app_context():
         assert [p.number for p in db.session.scalars(db.select(Pairing))] == [7]
@@ -166,15 +169,15 @@ def test_device_and_approval_forms_with_bad_values_say_why(app, organiser, event
                             head_judge=True)
     phone.sync([penalty])
     base = f"/organiser/events/{event['slug']}"
-    assert "device not found" in _text(organiser.form(f"{base}/devices/{HUGE}", action="revoke"))
+    assert "device not found" in _text(organiser.form(f"{base}/devices/{HUGE}", action="revoke"), 400)
     assert "role must be one of floor_judge, head_judge, scorekeeper" in _text(
-        organiser.form(f"{base}/devices/{phone.id}", action="role", role="organiser"))
+        organiser.form(f"{base}/devices/{phone.id}", action="role", role="organiser"), 400)
     assert "payload.record: no record" in _text(
-        organiser.form(f"{base}/penalties/{'0' * 8}-0000-4000-8000-{'0' * 12}/approval", approved="1"))
+        organiser.form(f"{base}/penalties/{'0' * 8}-0000-4000-8000-{'0' * 12}/approval", approved="1"), 400)
     assert "payload.record: must be a record id" not in _text(
-        organiser.form(f"{base}/penalties/not-a-uuid/approval", approved="1"))
+        organiser.form(f"{base}/penalties/not-a-uuid/approval", approved="1"), 400)
     assert "payload.comment: must have 0 to 2000 characters, not 2001" in _text(
-        organiser.form(f"{base}/penalties/{penalty['id']}/approval", approved="1", comment="c" * 2001))
+        organiser.form(f"{base}/penalties/{penalty['id']}/approval", approved="1", comment="c" * 2001), 400)
     with app.app_context():
         assert db.session.get(Device, phone.id).role == "floor_judge"
         assert db.session.query(Player).count() == 3
