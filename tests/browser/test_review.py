@@ -251,6 +251,15 @@ def test_a_refused_penalty_does_not_count_and_a_flagged_one_can_be_kept(browser,
         flag.locator("[data-keep]").click()
         assert flag.locator("[role=alert]").text_content() == \
             "Say why it is kept as issued: the reason goes with the record."
+        # a sync draws the list again: the refusal shown stays (it vanished when a sync came
+        # just after the tap)
+        drawn = hal.evaluate_handle("() => document.querySelector('#review-waiting li[data-kind=conflict]')")
+        synced(hal)
+        hal.wait_for_function("(old) => document.querySelector('#review-waiting li[data-kind=conflict]') !== old",
+                              arg=drawn)
+        assert flag.locator("[role=alert]").is_visible()
+        assert flag.locator("[role=alert]").text_content() == \
+            "Say why it is kept as issued: the reason goes with the record."
         flag.locator("textarea").fill("Spoke to the player myself")
         flag.locator("textarea").press("Tab")
         hal.keyboard.press("Enter")

@@ -80,7 +80,9 @@ export async function render(main) {
     const reason = h("textarea", { id, rows: "2", maxlength: String(LIMITS.notes), "data-reason": item.record,
       oninput: () => drafts.set(item.record, reason.value) });
     reason.value = drafts.get(item.record) || "";
-    const error = h("p", { class: "bad-text", role: "alert", hidden: true });
+    // a refusal shown stays when the list is drawn again (a sync), as what is typed does
+    const said = drafts.get(`error:${item.record}`);
+    const error = h("p", { class: "bad-text", role: "alert", hidden: !said }, said || "");
     const keepIt = (ev) => {
       ev.preventDefault();
       const text = reason.value.trim();
@@ -88,10 +90,12 @@ export async function render(main) {
         error.textContent = text ? t("The reason: {problem}.", { problem: textProblem(text) })
           : t("Say why it is kept as issued: the reason goes with the record.");
         error.hidden = false;
+        drafts.set(`error:${item.record}`, error.textContent);
         reason.focus();
         return;
       }
       error.hidden = true;
+      drafts.delete(`error:${item.record}`);
       act(ev.submitter || ev.currentTarget.querySelector("button"), () => keep(item, text), t("Kept as issued."));
     };
     return h("div", {},
