@@ -9,12 +9,13 @@ const made = (r) => (Number.isInteger(r.created_ms) ? r.created_ms : 0);
 export function inOrder(records) {
   // (a record the server refused counts for nothing, so no replacement takes its place)
   const at = new Map(records.filter((r) => r.sync !== "rejected").map((r) => [String(r.id), made(r)]));
-  const replaced = (r) => (r.type === "penalty" && r.payload && typeof r.payload === "object" ? r.payload.replaces ?? null : null);
-  // [when, 1 for a replacement (just after the one it replaces), id]
-  const key = (r) => (replaced(r) === null ? [made(r), 0] : [at.get(String(replaced(r))) ?? made(r), 1]);
-  const id = (r) => String(r.id);
+  // each record's key once: [when, 1 for a replacement (just after the one it replaces), id]
+  const keys = new Map(records.map((r) => {
+    const replaced = r.type === "penalty" && r.payload && typeof r.payload === "object" ? r.payload.replaces ?? null : null;
+    return [r, replaced === null ? [made(r), 0, String(r.id)] : [at.get(String(replaced)) ?? made(r), 1, String(r.id)]];
+  }));
   return records.sort((a, b) => {
-    const [ka, kb] = [key(a), key(b)];
-    return (ka[0] - kb[0]) || (ka[1] - kb[1]) || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0);
+    const [ka, kb] = [keys.get(a), keys.get(b)];
+    return (ka[0] - kb[0]) || (ka[1] - kb[1]) || (ka[2] < kb[2] ? -1 : ka[2] > kb[2] ? 1 : 0);
   });
 }
