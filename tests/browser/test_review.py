@@ -251,12 +251,15 @@ def test_a_refused_penalty_does_not_count_and_a_flagged_one_can_be_kept(browser,
         flag.locator("[data-keep]").click()
         assert flag.locator("[role=alert]").text_content() == \
             "Say why it is kept as issued: the reason goes with the record."
-        # a sync draws the list again: the refusal shown stays (it vanished when a sync came
-        # just after the tap)
+        # a sync that changes nothing in the list reads it again and leaves its rows in place:
+        # the refusal shown stays (it vanished when a sync came just after the tap), and a tap
+        # that lands meanwhile is not lost with its button
         drawn = hal.evaluate_handle("() => document.querySelector('#review-waiting li[data-kind=conflict]')")
+        read = int(hal.get_attribute("#review-list", "data-read"))
         synced(hal)
-        hal.wait_for_function("(old) => document.querySelector('#review-waiting li[data-kind=conflict]') !== old",
-                              arg=drawn)
+        hal.wait_for_function("(n) => Number(document.getElementById('review-list').dataset.read) > n", arg=read)
+        assert hal.evaluate("(old) => document.querySelector('#review-waiting li[data-kind=conflict]') === old",
+                            drawn)
         assert flag.locator("[role=alert]").is_visible()
         assert flag.locator("[role=alert]").text_content() == \
             "Say why it is kept as issued: the reason goes with the record."

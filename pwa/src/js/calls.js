@@ -51,6 +51,9 @@ async function load() {
 }
 
 function apply(calls, escalateSeconds) {
+  // A poll that brings nothing new leaves the panel as it is: a tap that lands while it would
+  // be drawn again is not lost with the button it began on.
+  const same = callsState.loaded && !callsState.error && JSON.stringify(calls) === JSON.stringify(callsState.calls);
   callsState.calls = calls;
   callsState.escalate_seconds = escalateSeconds ?? callsState.escalate_seconds;
   callsState.error = null;
@@ -65,7 +68,7 @@ function apply(calls, escalateSeconds) {
       callsState.dispatchEvent(new CustomEvent("escalated", { detail: c }));
     }
   }
-  callsState.dispatchEvent(new Event("change"));
+  if (!same) callsState.dispatchEvent(new Event("change"));
   scheduleEscalation();
 }
 

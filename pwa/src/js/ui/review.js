@@ -37,6 +37,7 @@ export async function render(main) {
       await work();
       drafts.delete(row.dataset.record);
       row.remove();
+      shown = null;
       // the list is read again from the records now stored (the count, "nothing waits"),
       // not left to the next sync to redraw
       await draw();
@@ -188,6 +189,10 @@ export async function render(main) {
   }
 
   let drawn = 0; // the number of the latest draw: an older one that finishes later is dropped
+  // What the list shows now: a sync that changes nothing in it leaves its rows in place, so a
+  // tap that lands while the list is read again is not lost with the button it began on.
+  let shown = null;
+  const asOfLine = h("p", { class: "small muted" });
 
   async function draw() {
     const mine = ++drawn;
@@ -201,14 +206,18 @@ export async function render(main) {
     // a draw begun before the latest change (a decision, a sync) may finish after the draw
     // that read the change: only the latest draw fills the list
     if (mine !== drawn || !app.session) return;
+    box.dataset.read = String(mine); // how many times the list was read: each sync reads it
     const head = decides();
-    const focused = box.contains(document.activeElement) && document.activeElement.matches("textarea, input")
-      ? document.activeElement.id : null;
-    const asOf = syncState.last_ok_ms
+    asOfLine.textContent = syncState.last_ok_ms
       ? t("As of {time}, the last sync with the event.", { time: timeOfDay(syncState.last_ok_ms) })
       : t("Not yet synced: only this phone's records.");
+    const shape = JSON.stringify([head, list.waiting, list.kept, [...list.waiting, ...list.kept].map((i) => playerName(i.player))]);
+    if (shape === shown && box.contains(asOfLine)) return;
+    shown = shape;
+    const focused = box.contains(document.activeElement) && document.activeElement.matches("textarea, input")
+      ? document.activeElement.id : null;
     fill(box,
-      h("p", { class: "small muted" }, asOf),
+      asOfLine,
       head ? null : h("p", {},
         t("The head judge decides these: a flagged penalty was decided without another judge's earlier penalties for the same player, and the head judge keeps it or issues another.")),
       h("h2", {}, head ? t("Waiting for you ({count})", { count: list.waiting.length })
