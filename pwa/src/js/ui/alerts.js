@@ -58,10 +58,25 @@ function audioContext() {
   if (audio.state === "suspended") audio.resume().catch(() => {});
   return audio;
 }
+// A tap under way: the note is not taken away during it (the content below it would move up
+// between the finger going down and up, and the tap would land on nothing). Each tap also
+// resumes audio the phone suspended meanwhile.
+let pressed = false;
+function letGo() {
+  if (!pressed) return;
+  pressed = false;
+  showSoundNote();
+}
 document.addEventListener("pointerdown", () => {
+  pressed = true;
   if (sound) audioContext();
   showSoundNote();
-}, { once: true, capture: true });
+}, { capture: true });
+// after the tap's click (a touch's click comes after the finger is up), or after a press that
+// makes no click (a scroll, a drag)
+document.addEventListener("click", () => setTimeout(letGo), { capture: true });
+document.addEventListener("pointerup", () => setTimeout(letGo, 500), { capture: true });
+document.addEventListener("pointercancel", () => setTimeout(letGo), { capture: true });
 
 /** Show, on every screen of a joined phone whose alerts make a sound, that the sound waits
  * for a first tap (browsers keep a page's audio suspended until then: after a reload the
@@ -72,7 +87,10 @@ export function showSoundNote() {
   if (!note) return;
   const ctx = app.session && sound ? audioContext() : null;
   if (ctx) ctx.onstatechange = showSoundNote;
-  note.hidden = !ctx || ctx.state === "running";
+  const hide = !ctx || ctx.state === "running";
+  note.dataset.audio = ctx ? ctx.state : "off";
+  if (hide && pressed && !note.hidden) return; // once the tap is over (letGo)
+  note.hidden = hide;
   note.querySelector("#sound-on").onclick = () => audioContext();
 }
 
