@@ -104,10 +104,15 @@ def set_stage(event: Event, stage: str) -> None:
 def set_head_judge_from(event: Event, penalty: str | None) -> None:
     """The organiser's setting: from `penalty` (a penalty id of the ruleset) up the head judge
     confirms; None or "" for the policy alone (where the ruleset states no default). Checked
-    by the engine like any setting; raises RuleError (field `event.head_judge_from`)."""
+    by the engine like any setting; raises RuleError (field `event.head_judge_from`). The
+    stored review list is worked out again under the new setting (reconcile.rework)."""
     settings = check_event_settings(event.ruleset, {**engine_event(event), "head_judge_from": penalty or None})
     event.head_judge_from = settings.get("head_judge_from")
     bump(event)
+    db.session.flush()
+    # the review list reads the setting: penalties recorded under the old one are looked at again
+    from .reconcile import rework  # reconcile imports this module
+    rework(event)
     db.session.commit()
 
 
@@ -313,7 +318,10 @@ def penalty_rows(event: Event, items: list | None = None, language: str = ENGLIS
     joined with "; " (null for none); `flag` in `language` too). Exports ask in English."""
     from .reconcile import stored_items  # reconcile reads records through this module's helpers
 
-    flags = {i.record_id: i.item for i in (stored_items(event) if items is None else items) if i.kind == "conflict"}
+    items = stored_items(event) if items is None else items
+    flags = {i.record_id: i.item for i in items if i.kind == "conflict"}
+    # waiting for the head judge by the review list (the policy, or the event's setting now)
+    awaiting = {i.record_id for i in items if i.kind == "approval"}
     records, _ = stored_records(event, ("penalty", "approval", "void"))
     live = effective(records)
     live_ids = {r.id for r in live}
@@ -339,8 +347,8 @@ def penalty_rows(event: Event, items: list | None = None, language: str = ENGLIS
             "infraction_name": infractions.get(p["infraction"], _readable(p["infraction"])),
             "penalty": p["penalty"],
             "penalty_name": " + ".join(penalty_names.get(i, _readable(i)) for i in issued) or no_penalty,
-            "head_judge": bool(p.get("head_judge")),
-            "approval": approval_state(r, decided), "voided": r.id not in live_ids,
+            "head_judge": bool(p.get("head_judge")) or r.id in awaiting,
+            "approval": approval_state(r, decided, awaiting), "voided": r.id not in live_ids,
             "judge": r.judge, "device": devices.get(r.device_id), "device_id": r.device_id,
             "created_ms": r.created_ms,
             "received_ms": r.received_ms, "notes": p.get("notes"),

@@ -95,6 +95,14 @@ def reconcile(event: Event, upto: int | None = None) -> None:
     db.session.execute(update(Event).where(Event.id == event.id).values(review_seq=upto))
 
 
+def rework(event: Event) -> None:
+    """Work out every stored item of the event again (inside the caller's transaction): for a
+    change of what the list reads besides the records (the event's head-judge setting)."""
+    db.session.execute(db.delete(ReviewItem).where(ReviewItem.event_id == event.id))
+    db.session.execute(update(Event).where(Event.id == event.id).values(review_seq=0))
+    reconcile(event)
+
+
 def stored_items(event: Event) -> list[ReviewItem]:
     """The event's review items, current (reconciled first, under the event row's lock),
     oldest first. Items stored in an older shape (without `waiting`) are worked out again."""
@@ -102,9 +110,7 @@ def stored_items(event: Event) -> list[ReviewItem]:
     reconcile(event)
     items = _items(event)
     if any("waiting" not in i.item for i in items):
-        db.session.execute(db.delete(ReviewItem).where(ReviewItem.event_id == event.id))
-        db.session.execute(update(Event).where(Event.id == event.id).values(review_seq=0))
-        reconcile(event)
+        rework(event)
         items = _items(event)
     db.session.commit()
     return items

@@ -679,13 +679,15 @@ def effective(records) -> list:
     return [r for r in records if r.type != "void" and r.id not in voided]
 
 
-def approval_state(penalty, decided: dict[str, bool]) -> str | None:
+def approval_state(penalty, decided: dict[str, bool], awaiting: set[str] = frozenset()) -> str | None:
     """"approved", "declined", "pending" (head judge must confirm, no decision yet) or None
     (no approval needed). `decided` is shared_rules.history.decisions() of the event's records:
-    the latest decision by when it was made (as on the phones), not by when it arrived."""
+    the latest decision by when it was made (as on the phones), not by when it arrived;
+    `awaiting` the ids of the review list's approval items (shared_rules.review: the record's
+    own `head_judge`, or the event's head-judge setting now)."""
     if penalty.id in decided:
         return "approved" if decided[penalty.id] else "declined"
-    return "pending" if penalty.payload.get("head_judge") else None
+    return "pending" if penalty.payload.get("head_judge") or penalty.id in awaiting else None
 
 
 def plain(record) -> dict:

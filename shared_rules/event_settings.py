@@ -30,13 +30,11 @@ def apply(answer: dict, event: dict, ruleset: dict, words: dict[str, str] | None
     threshold = event.get("head_judge_from")
     if answer.get("query") != "penalty" or threshold is None or answer.get("head_judge") is True:
         return answer
-    order = [p["id"] for p in ruleset.get("penalties", [])]
-    if threshold not in order:
+    if threshold not in [p["id"] for p in ruleset.get("penalties", [])]:
         return answer
 
     def reaches(penalty) -> bool:
-        given = penalty if isinstance(penalty, list) else [penalty]
-        return any(p in order and order.index(p) >= order.index(threshold) for p in given)
+        return confirmed_by_setting(penalty, event, ruleset)
 
     pending = answer.get("pending") or {}
     waiting = pending.get("penalty")
@@ -57,3 +55,18 @@ def apply(answer: dict, event: dict, ruleset: dict, words: dict[str, str] | None
     line = (words or vocab_words())["head_judge_setting_line"]
     answer["explain"] = [*answer.get("explain", []), line.format(name=name)]
     return answer
+
+
+def confirmed_by_setting(penalty, event: dict, ruleset: dict) -> bool:
+    """Whether the event's ``head_judge_from`` reserves ``penalty`` (a penalty id, or a list of
+    ids: any of them) to the head judge: it is that penalty or a harsher one of the ruleset's
+    ``penalties`` (mildest first). False with no setting, or for an id the ruleset does not list.
+    The review list asks it of every penalty recorded, so a penalty recorded on a phone that
+    had not yet heard of the setting (offline when the organiser changed it) still goes to the
+    head judge."""
+    threshold = event.get("head_judge_from")
+    order = [p["id"] for p in ruleset.get("penalties", [])]
+    if threshold not in order:
+        return False
+    given = penalty if isinstance(penalty, list) else [penalty]
+    return any(isinstance(p, str) and p in order and order.index(p) >= order.index(threshold) for p in given)

@@ -4,7 +4,9 @@ The server and every phone (offline too) run these same functions on the records
 so the same records always give the same list. Three kinds of item (KINDS):
 
 - ``approval``: a penalty that goes to the head judge (``payload.head_judge``: the policy or
-  the event's setting reserves it), not voided, with no decision yet (history.decisions);
+  the event's setting reserves it; or the event's current ``head_judge_from`` reserves its
+  penalty, for one recorded before the phone heard of the setting), not voided, with no
+  decision yet (history.decisions);
 - ``conflict``: a penalty decided on a history that missed an earlier penalty of the same
   player, for which the policy gives another penalty once every judge's records are known;
 - ``appeal``: a player appealed a judge's ruling (an ``appeal`` record, not voided) and no
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 from .engine import compiled_ruleset, evaluate
 from .errors import RuleError
+from .event_settings import confirmed_by_setting
 from .history import (
     counted_in,
     decisions_in,
@@ -194,8 +197,10 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None, judg
     log = ordered(records)
     decided = decisions_in(log)
     items = []
+    rules = compiled_ruleset(ruleset_id)
     for r in counted_in(log):
-        if r["payload"].get("head_judge") and str(r["id"]) not in decided:
+        reserved = r["payload"].get("head_judge") or confirmed_by_setting(r["payload"].get("penalty"), event or {}, rules.data)
+        if reserved and str(r["id"]) not in decided:
             items.append({"kind": "approval", **_about(r), "waiting": True})
     by_id = {str(r["id"]): r for r in log}
     items += appeals(log, judge)

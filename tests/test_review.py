@@ -123,6 +123,25 @@ def test_the_review_list_holds_penalties_waiting_for_the_head_judge_with_their_n
                         "dci-upg", EVENT) == []
 
 
+def test_a_penalty_recorded_before_the_phone_heard_of_the_head_judge_setting_still_goes_to_the_head_judge():
+    # Recorded offline under no setting: the phone's answer did not reserve it.
+    held = []
+    warning = issue(held, 7, "slow_play", 1000, event=EVENT)
+    assert warning["payload"]["penalty"] == "warning" and not warning["payload"]["head_judge"]
+    assert review_items([warning], "dci-upg", EVENT) == []
+    # The event's setting now reserves Warnings and up; Cautions stay below it.
+    strict = {**EVENT, "head_judge_from": "warning"}
+    [item] = review_items([warning], "dci-upg", strict)
+    assert (item["kind"], item["record"], item["penalty"], item["waiting"]) == ("approval", warning["id"], "warning", True)
+    assert review_items([warning], "dci-upg", {**EVENT, "head_judge_from": "game_loss"}) == []
+    decided = record("approval", {"record": warning["id"], "approved": True}, 2000)
+    assert review_items([warning, decided], "dci-upg", strict) == []
+    # the same answer a phone under the setting gives: one approval item, not two
+    under = issue([], 8, "slow_play", 3000, event=strict)
+    assert under["payload"]["head_judge"] is True
+    assert [i["record"] for i in review_items([under], "dci-upg", strict)] == [under["id"]]
+
+
 def _simulate(seed, skew_ms=0):
     """A judging team over one event: judges issue penalties to a few players, each from the
     records their phone holds; phones go offline for random stretches and sync in random order.

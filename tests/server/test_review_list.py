@@ -166,3 +166,27 @@ def test_items_stored_in_an_older_shape_are_worked_out_again(app, team, event):
             row.item = {k: v for k, v in row.item.items() if k != "waiting"}
         db.session.commit()
     assert [(i["kind"], i["waiting"]) for i in review(hana)["items"]] == [("conflict", True)]
+
+
+def test_a_penalty_recorded_under_an_old_head_judge_setting_reaches_the_head_judge(team, event, organiser):
+    ines, _, hana = team
+    ada, ben = event["players"]["Ada Brook"], event["players"]["Ben Carter"]
+    # Ines, offline, knows of no setting: a Warning needs nobody's approval on her phone.
+    early = decide(ines, [], ada, T0 + 1000)
+    assert (early["payload"]["penalty"], early["payload"]["head_judge"]) == ("warning", False)
+    ines.sync([early])
+    assert review(hana)["items"] == []
+    # The organiser now has the head judge confirm Warnings and up: the stored list follows.
+    organiser.form(f"/organiser/events/{event['slug']}/head-judge", head_judge_from="warning")
+    assert [(i["kind"], i["record"]) for i in review(hana)["items"]] == [("approval", early["id"])]
+    # one recorded later on a phone still offline since, under no setting, goes there too
+    late = decide(ines, [], ben, T0 + 2000)
+    ines.sync([late])
+    assert [(i["kind"], i["record"]) for i in review(hana)["items"]] == \
+        [("approval", early["id"]), ("approval", late["id"])]
+    # and the organiser's page lists it for approval
+    page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
+    assert f'/penalties/{late["id"]}/approval' in page
+    # back to the policy alone: nothing waits
+    organiser.form(f"/organiser/events/{event['slug']}/head-judge", head_judge_from="")
+    assert review(hana)["items"] == []

@@ -51,7 +51,9 @@ export async function render(main, [playerArg]) {
       r.payload.upgraded ? t("upgraded from {penalty}", { penalty: penaltyName(r.payload.base_penalty) }) : null,
       voided.has(r.id) ? t("voided") : null,
       r.sync === "pending" ? t("waiting to sync") : r.sync === "rejected" ? t("rejected: {reason}", { reason: r.reason }) : null,
-      r.payload.head_judge ? approvalText(r.id) : null,
+      // reserved to the head judge by the policy, or by the event's setting now (review.js)
+      r.payload.head_judge || waitingApproval.has(r.id) || approvals.some((a) => a.payload.record === r.id)
+        ? approvalText(r.id) : null,
     ].filter(Boolean).join(" · ");
   }
 
