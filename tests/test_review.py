@@ -132,7 +132,8 @@ def test_a_penalty_recorded_before_the_phone_heard_of_the_head_judge_setting_sti
     # The event's setting now reserves Warnings and up; Cautions stay below it.
     strict = {**EVENT, "head_judge_from": "warning"}
     [item] = review_items([warning], "dci-upg", strict)
-    assert (item["kind"], item["record"], item["penalty"], item["waiting"]) == ("approval", warning["id"], "warning", True)
+    assert (item["kind"], item["record"], item["penalty"], item["waiting"]) == \
+        ("approval", warning["id"], "warning", True)
     assert review_items([warning], "dci-upg", {**EVENT, "head_judge_from": "game_loss"}) == []
     decided = record("approval", {"record": warning["id"], "approved": True}, 2000)
     assert review_items([warning, decided], "dci-upg", strict) == []
