@@ -197,9 +197,9 @@ def review(records: list[dict], ruleset_id: str, event: dict | None = None, judg
     log = ordered(records)
     decided = decisions_in(log)
     items = []
-    rules = compiled_ruleset(ruleset_id).data
+    rules, context = compiled_ruleset(ruleset_id).data, event or {}
     for r in counted_in(log):
-        reserved = r["payload"].get("head_judge") or confirmed_by_setting(r["payload"].get("penalty"), event or {}, rules)
+        reserved = r["payload"].get("head_judge") or confirmed_by_setting(r["payload"].get("penalty"), context, rules)
         if reserved and str(r["id"]) not in decided:
             items.append({"kind": "approval", **_about(r), "waiting": True})
     by_id = {str(r["id"]): r for r in log}
