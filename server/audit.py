@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from . import timeutil
 from .extensions import db
-from .models import Account, AuditEntry, Device, Event
+from .models import Account, AuditEntry, Device, Event, Record
 
 # kind id -> its name on the audit page (translated); the ids are the app's own, never game words
 KINDS = {
@@ -113,12 +113,37 @@ def log(event: Event, kind: str, changes: dict | None = None, commit: bool = Tru
 def log_records(event: Event, device: Device, records: list) -> None:
     """One entry per stored record (models.Record) of a head judge, scorekeeper or the
     organiser's pages: kind "record.<type>", changes `{"record_id": its id, **its payload}`
-    (a void's or an approval's `record` is the record it names). Not committed: the sync
-    commits it with the records."""
+    (a void's or an approval's `record` is the record it names, and `about` what that record
+    is: _about). Not committed: the sync commits it with the records."""
     if device.role not in LOGGED_RECORD_ROLES:
         return
+    names = {p.id: p.name for p in event.players}
     for record in records:
-        log(event, f"record.{record.type}", {"record_id": record.id, **record.payload}, commit=False)
+        changes = {"record_id": record.id, **record.payload}
+        about = _about(event, record.payload.get("record"), names)
+        if about:
+            changes["about"] = about
+        log(event, f"record.{record.type}", changes, commit=False)
+
+
+# what an entry names of the record a void, approval or resolution is about
+ABOUT_FIELDS = ("type", "player", "table", "round", "infraction", "penalty", "result")
+
+
+def _about(event: Event, record_id, names: dict[int, str]) -> dict | None:
+    """`{"type", "player" (the player's name where known), "table", "round", "infraction",
+    "penalty", "result"}` (those the record has) of the event's record `record_id`, or None:
+    so an approval or a void in the log says what it was about, not only an id."""
+    if not isinstance(record_id, str):
+        return None
+    target = db.session.scalar(sa.select(Record).where(Record.event_id == event.id, Record.id == record_id))
+    if target is None:
+        return None
+    payload = target.payload if isinstance(target.payload, dict) else {}
+    about = {"type": target.type, **{k: payload[k] for k in ABOUT_FIELDS[1:] if k in payload}}
+    if isinstance(about.get("player"), int):
+        about["player"] = names.get(about["player"], about["player"])
+    return about
 
 
 def person_key(entry: AuditEntry) -> str:

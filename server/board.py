@@ -2,7 +2,9 @@
 time it has left and its result; and the event's results as rows for the export.
 
 A table's result is shared_rules.board.table_results: its latest `match_result` or
-`time_call` result that no void cancels. States, outstanding tables first: `time called`
+`time_call` result that no void cancels. States, outstanding tables first: `results differ`
+(two standing results of the table disagree, shared_rules.board: the head judge records the
+right one, which voids the others), `time called`
 (the table's time, with its extensions, is up and no result is in: the end-of-match
 procedure is under way), `deck check` (a judge has a player's deck: shared_rules.board
 .open_deck_checks), `playing`, then `result in`.
@@ -17,7 +19,7 @@ from .events import stored_records, write_csv
 from .models import Event
 from .records import plain
 
-STATES = ("time called", "deck check", "playing", "result in")  # the board's order
+STATES = ("results differ", "time called", "deck check", "playing", "result in")  # the board's order
 
 
 def results(event: Event, log: list[dict] | None = None) -> dict[tuple[int, int], dict]:
@@ -55,7 +57,7 @@ def round_board(event: Event, now_ms: int) -> dict:
         result = done.get((rnd["number"], t["number"]))
         left = None if t["end_ms"] is None or paused else t["end_ms"] - now_ms
         if result is not None:
-            state = "result in"
+            state = "results differ" if result["disputed"] else "result in"
         elif (rnd["number"], t["number"]) in checking:
             state = "deck check"
         elif left is not None and left <= 0 or rnd["state"] == "ended":
@@ -80,11 +82,12 @@ def results_csv(event: Event) -> str:
 
 
 RESULT_COLUMNS = ["round", "table", "player_a", "player_b", "result", "winner", "games_a", "games_b",
-                  "entered_as", "judge", "record", "created_ms"]
+                  "entered_as", "judge", "record", "created_ms", "disputed_by"]
 
 
 def result_rows(event: Event) -> list[dict]:
-    """Every table's current result, by round and table, as export rows (RESULT_COLUMNS)."""
+    """Every table's current result, by round and table, as export rows (RESULT_COLUMNS);
+    `disputed_by` names the other standing results that disagree with it (null: none)."""
     names = {p.id: p.name for p in event.players}
     seats = {(p.round_number, p.number): p for p in event.pairings}
     rows = []
@@ -97,5 +100,7 @@ def result_rows(event: Event) -> list[dict]:
                      "winner": {"A": a, "B": b}.get(r["result"]) or ("draw" if r["result"] == "draw" else None),
                      "games_a": games.get("A"), "games_b": games.get("B"),
                      "entered_as": "end-of-match procedure" if r["type"] == "time_call" else "result",
-                     "judge": r["judge"], "record": r["record"], "created_ms": r["created_ms"]})
+                     "judge": r["judge"], "record": r["record"], "created_ms": r["created_ms"],
+                     # the other standing results that disagree with it: "record id (judge)"
+                     "disputed_by": "; ".join(f"{d['record']} ({d['judge'] or ''})" for d in r["disputed"]) or None})
     return rows

@@ -29,7 +29,7 @@ LANG_COOKIE_DAYS = 365
 LABELS = {
     "running": _l("running"), "paused": _l("paused"), "ended": _l("ended"),
     "time called": _l("time called"), "deck check": _l("deck check"), "playing": _l("playing"),
-    "result in": _l("result in"),
+    "result in": _l("result in"), "results differ": _l("results differ"),
     "open": _l("open"), "taken": _l("taken"),
     "pending": _l("pending"), "approved": _l("approved"), "declined": _l("declined"),
     "swiss": _l("Swiss rounds"), "elimination": _l("top cut (elimination)"),

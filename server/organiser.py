@@ -90,11 +90,12 @@ def choose_language():
     return response
 
 
-def refused_on(endpoint: str, slug: str):
-    """The page `endpoint` of event `slug` drawn again after a refused form (400), its flashed
-    message on it and the refused form's fields as typed (the template global `kept`)."""
+def refused_on(endpoint: str, slug: str, status: int = 400):
+    """The page `endpoint` of event `slug` drawn again after a refused form (`status`: 400, or
+    the refusal's own, e.g. 409 for a change someone else made first), its flashed message on
+    it and the refused form's fields as typed (the template global `kept`)."""
     g.kept = {"endpoint": request.endpoint, "form": request.form.to_dict()}
-    return current_app.view_functions[endpoint](slug=slug), 400
+    return current_app.view_functions[endpoint](slug=slug), status
 
 
 def kept(endpoint: str, name: str, default=""):
@@ -121,7 +122,8 @@ def form_action_to(endpoint: str):
             except (ApiError, RuleError) as err:
                 db.session.rollback()
                 flash(str(err), "error")
-                return refused_on(endpoint, slug)
+                conflict = isinstance(err, ApiError) and err.status == 409
+                return refused_on(endpoint, slug, 409 if conflict else 400)
             return redirect(url_for(endpoint, slug=slug))
 
         return wrapped

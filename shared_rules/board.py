@@ -7,6 +7,11 @@ the scorekeeper) or the result a ``time_call`` record ends with (the end-of-matc
 walked to its end, or the head judge's decision where the policy gives none). A correction
 is a new result, and voids the earlier one where its author may.
 
+Two results that no void cancels and that disagree (a judge offline recorded one while another
+judge or the scorekeeper recorded another) are a dispute: the latest still shows, with the
+others it disagrees with as ``disputed``, until a void cancels all but one. Nothing is
+decided by itself: a correction made knowing of the earlier result voids it (the app does).
+
 A table is under a deck check while a ``deck_check`` record with phase "started" (not
 voided) has no "finished" record naming it (``payload.started``) that counts.
 """
@@ -39,11 +44,14 @@ def result_problem(result: str, games: dict | None, most: int | None) -> dict | 
 
 def table_results(records: list[dict]) -> list[dict]:
     """``[{"round", "table", "result": "A" | "B" | "draw", "games": {"A", "B"} | null,
-    "record", "type", "device", "judge", "created_ms"}]``, one per table that has a result, by round
-    and table. Records are the plain dicts records travel as (history.py)."""
+    "record", "type", "device", "judge", "created_ms", "disputed": [...]}]``, one per table that
+    has a result, by round and table: its latest standing result, and in ``disputed`` the
+    earlier standing results that disagree with it (another result or score; same keys but
+    ``disputed``, oldest first; empty when none). Records are the plain dicts records travel
+    as (history.py)."""
     log = ordered(records)
     cancelled = voided_in(log)
-    out: dict[tuple[int, int], dict] = {}
+    standing: dict[tuple[int, int], list[dict]] = {}
     for r in log:
         payload = r.get("payload")
         if r.get("type") not in RESULT_TYPES or str(r.get("id")) in cancelled or not isinstance(payload, dict) \
@@ -52,11 +60,23 @@ def table_results(records: list[dict]) -> list[dict]:
         key = (payload.get("round"), payload.get("table"))
         if not all(isinstance(k, int) and not isinstance(k, bool) for k in key):
             continue
-        out[key] = {"round": key[0], "table": key[1], "result": payload["result"],
-                    "games": payload.get("games") if isinstance(payload.get("games"), dict) else None,
-                    "record": r.get("id"), "type": r.get("type"), "device": r.get("device"),
-                    "judge": r.get("judge"), "created_ms": r.get("created_ms")}
-    return [out[k] for k in sorted(out)]
+        standing.setdefault(key, []).append({
+            "round": key[0], "table": key[1], "result": payload["result"],
+            "games": payload.get("games") if isinstance(payload.get("games"), dict) else None,
+            "record": r.get("id"), "type": r.get("type"), "device": r.get("device"),
+            "judge": r.get("judge"), "created_ms": r.get("created_ms")})
+    out = []
+    for key in sorted(standing):
+        *earlier, latest = standing[key]
+        out.append({**latest, "disputed": [e for e in earlier if not _agree(e, latest)]})
+    return out
+
+
+def _agree(one: dict, other: dict) -> bool:
+    """Whether two results of a table say the same: the same winner (or a draw), and the same
+    score where both give one (a score left out disagrees with none)."""
+    return one["result"] == other["result"] and (
+        one["games"] is None or other["games"] is None or one["games"] == other["games"])
 
 
 def deck_checks(records: list[dict]) -> list[dict]:

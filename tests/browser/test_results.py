@@ -100,3 +100,56 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         judge_ctx.close()
         keeper_ctx.close()
         organiser_ctx.close()
+
+
+def test_results_that_differ_after_a_merge_are_shown_until_the_head_judge_records_the_right_one(
+        browser, flask_server):
+    event = flask_server.make_event("dci-upg", "competitive", players=4, round_minutes=50)
+    slug = event["slug"]
+    flask_server.start_round(slug)
+    ann_ctx, hal_ctx = browser.returning(flask_server.url), browser.returning(flask_server.url)
+    try:
+        ann, hal = ann_ctx.new_page(), hal_ctx.new_page()
+        join(ann, flask_server, event, "Ann")
+        join(hal, flask_server, event, "Hal")
+        flask_server.set_role(slug, "Hal", "head_judge")
+        hal.reload()
+        hal.wait_for_function("() => window.judgeApp.app.session?.role === 'head_judge'")
+        for page in (ann, hal):
+            page.goto(flask_server.url + "/#/clock")
+            page.wait_for_selector("#tables li[data-table='1']")
+        # Ann, offline, enters Player A1's win; Hal, online, Player B1's, not knowing of hers.
+        ann_ctx.set_offline(True)
+        enter_result(ann, 1, "A", games=(2, 1))
+        enter_result(hal, 1, "B", games=(0, 2))
+        wait_synced(hal)
+        ann_ctx.set_offline(False)
+        ann.evaluate("() => window.dispatchEvent(new Event('online'))")
+        wait_synced(ann)
+        [table] = [t for t in board(flask_server, slug)["tables"] if t["number"] == 1]
+        assert table["state"] == "results differ" and len(table["result"]["disputed"]) == 1
+        # both phones say so on the table's row, first in the list, naming who entered which
+        for page in (ann, hal):
+            if page is hal:
+                hal.evaluate("() => window.judgeApp.syncNow()")
+            page.wait_for_selector("#tables li[data-table='1'][data-state=disputed]", timeout=10_000)
+            assert page.get_attribute("#tables li >> nth=0", "data-table") == "1"
+            said = page.text_content("[data-disputed='1']")
+            assert said.startswith("Results differ: ") and said.endswith(". Record the right one.")
+            assert f"{table['player_a']} wins 2–1 (Ann)" in said and f"{table['player_b']} wins 0–2 (Hal)" in said
+        # the head judge records the right one: both standing results are voided
+        hal.click("#tables li[data-table='1'] button[aria-label='Result of table 1']")
+        hal.click("#result-panel [data-result=B]")
+        hal.fill("#res-games-a", "1")
+        hal.fill("#res-games-b", "2")
+        hal.click("#res-record")
+        hal.wait_for_selector("#tables li[data-table='1'][data-state=result]")
+        wait_synced(hal)
+        [table] = [t for t in board(flask_server, slug)["tables"] if t["number"] == 1]
+        assert (table["state"], table["result"]["games"], table["result"]["disputed"]) == \
+            ("result in", {"A": 1, "B": 2}, [])
+        voided = {r["payload"]["record"] for r in flask_server.records(slug) if r["type"] == "void"}
+        assert len(voided) == 2
+    finally:
+        ann_ctx.close()
+        hal_ctx.close()

@@ -71,6 +71,9 @@ def test_every_organiser_page_action_is_logged_with_who_and_what_changed(app, or
                                       "role": {"from": "floor_judge", "to": "head_judge"}}
     approval = changes["record.approval"]
     assert (approval["record"], approval["approved"], approval["comment"]) == (penalty["id"], True, None)
+    # what it approved, not only an id
+    assert approval["about"] == {"type": "penalty", "player": "Ada Brook", "table": 1, "round": 1,
+                                 "infraction": "usc_minor", "penalty": "warning"}
     assert changes["staff.invite"]["name"] == "Sam Score" and changes["staff.invite"]["role"] == "scorekeeper"
     with app.app_context():
         assert {e.at_ms for e in db.session.scalars(db.select(AuditEntry))} == {T0}
@@ -96,7 +99,10 @@ def test_head_judge_and_scorekeeper_records_are_logged_from_their_devices_and_fl
         ("record.match_result", "Sam Score", True, True, {"record_id": result["id"], "table": 1, "round": 1,
                                                           "result": "A"}),
         ("record.void", "Hana", False, True, {"record_id": void["id"], "record": penalty["id"],
-                                              "reason": "wrong player"})]
+                                              "reason": "wrong player",
+                                              "about": {"type": "penalty", "player": "Ada Brook", "table": 1,
+                                                        "round": 1, "infraction": "usc_minor",
+                                                        "penalty": "warning"}})]
 
 
 def test_the_audit_page_filters_by_person_and_kind_and_exports_csv(app, organiser, event):

@@ -6,7 +6,7 @@ import csv
 import io
 
 import pytest
-from server_helpers import Phone, add_event, seated_event, set_role
+from server_helpers import T0, Phone, add_event, seated_event, set_role
 
 from server.extensions import db
 from server.models import Event
@@ -31,7 +31,8 @@ def test_a_full_round_of_eight_tables_reaches_all_results_in(app, client, organi
     set_role(app, keeper.id, "scorekeeper")
     start = board(organiser, event)
     assert [t["number"] for t in start["tables"]] == list(range(1, 9))
-    assert start["counts"] == {"time called": 0, "deck check": 0, "playing": 8, "result in": 0} and not start["all_in"]
+    assert start["counts"] == {"results differ": 0, "time called": 0, "deck check": 0, "playing": 8,
+                               "result in": 0} and not start["all_in"]
     assert start["tables"][0]["left_ms"] == 50 * 60_000
     assert (start["tables"][0]["player_a"], start["tables"][0]["player_b"]) == ("Player 01", "Player 02")
 
@@ -61,7 +62,8 @@ def test_a_full_round_of_eight_tables_reaches_all_results_in(app, client, organi
     judge.sync([judge.record("void", {"record": wrong["id"], "reason": "wrong table"}),
                 judge.record("match_result", {"table": 8, "round": 1, "result": "B", "games": {"A": 0, "B": 1}})])
     done = board(organiser, event)
-    assert done["all_in"] and done["counts"] == {"time called": 0, "deck check": 0, "playing": 0, "result in": 8}
+    assert done["all_in"] and done["counts"] == {"results differ": 0, "time called": 0, "deck check": 0, "playing": 0,
+                                              "result in": 8}
     assert next(t for t in done["tables"] if t["number"] == 8)["result"]["result"] == "B"
     page = organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
     assert "All results in." in page and "Player 16 wins 0–1" in page
@@ -77,12 +79,54 @@ def test_a_full_round_of_eight_tables_reaches_all_results_in(app, client, organi
     assert {r["entered_as"] for r in rows} == {"result", "end-of-match procedure"}
 
 
+def test_two_results_that_disagree_are_shown_as_such_until_the_head_judge_records_the_right_one(
+        app, client, organiser, event):
+    # Fay, offline, enters Player 01's win; Sam, the scorekeeper, enters Player 02's meanwhile.
+    fay, sam, hal = (Phone(client, event, judge=n) for n in ("Fay Floor", "Sam Score", "Hal Head"))
+    set_role(app, sam.id, "scorekeeper")
+    set_role(app, hal.id, "head_judge")
+    offline = fay.record("match_result", {"table": 1, "round": 1, "result": "A", "games": {"A": 1, "B": 0}},
+                         created_ms=T0 + 1000)
+    online = sam.record("match_result", {"table": 1, "round": 1, "result": "B", "games": {"A": 0, "B": 1}},
+                        created_ms=T0 + 2000)
+    # the same winner with and without a score, or twice the same, is no dispute
+    agree = [sam.record("match_result", {"table": 2, "round": 1, "result": "A"}, created_ms=T0 + 1000),
+             fay.record("match_result", {"table": 2, "round": 1, "result": "A", "games": {"A": 1, "B": 0}},
+                        created_ms=T0 + 2000)]
+    for phone, records in ((sam, [online, agree[0]]), (fay, [offline, agree[1]])):
+        assert {r["status"] for r in phone.sync(records)["results"]} == {"accepted"}
+    body = board(organiser, event)
+    one, two = (next(t for t in body["tables"] if t["number"] == n) for n in (1, 2))
+    assert one["state"] == "results differ" and body["tables"][0]["number"] == 1  # outstanding first
+    assert (one["result"]["record"], one["result"]["result"]) == (online["id"], "B")  # the latest made
+    assert [(d["record"], d["result"], d["judge"]) for d in one["result"]["disputed"]] == \
+        [(offline["id"], "A", "Fay Floor")]
+    assert (two["state"], two["result"]["disputed"]) == ("result in", [])
+    assert body["counts"]["results differ"] == 1 and not body["all_in"]
+    part = organiser.get(f"/organiser/events/{event['slug']}/board").get_data(as_text=True)
+    assert "1 with results that differ" in part
+    assert "Player 02 wins 0–1 (by Sam Score)" in part
+    assert "Results differ; also entered: Player 01 wins 1–0 (by Fay Floor)." in part
+    rows = {r["table"]: r for r in csv.DictReader(io.StringIO(organiser.get(
+        f"/organiser/events/{event['slug']}/results.csv").get_data(as_text=True)))}
+    assert (rows["1"]["result"], rows["1"]["disputed_by"]) == ("B", f"{offline['id']} (Fay Floor)")
+    assert rows["2"]["disputed_by"] == ""
+    # The head judge records the right one, voiding both (as the app's correction does).
+    hal.sync([hal.record("void", {"record": offline["id"], "reason": "result corrected"}),
+              hal.record("void", {"record": online["id"], "reason": "result corrected"}),
+              hal.record("match_result", {"table": 1, "round": 1, "result": "B", "games": {"A": 0, "B": 1}},
+                         created_ms=T0 + 3000)])
+    fixed = next(t for t in board(organiser, event)["tables"] if t["number"] == 1)
+    assert (fixed["state"], fixed["result"]["result"], fixed["result"]["disputed"]) == ("result in", "B", [])
+
+
 def test_before_a_round_the_board_says_so(app, organiser):
     event = add_event(app)
     body = board(organiser, event)
     del body["server_ms"]
     assert body == {"round": None, "tables": [], "all_in": False,
-                    "counts": {"time called": 0, "deck check": 0, "playing": 0, "result in": 0}}
+                    "counts": {"results differ": 0, "time called": 0, "deck check": 0, "playing": 0,
+                               "result in": 0}}
     assert "No round started yet." in organiser.get(f"/organiser/events/{event['slug']}").get_data(as_text=True)
 
 

@@ -71,20 +71,28 @@ export async function render(main) {
     const server = new Map((app.clock?.tables || []).map((tbl) => [tbl.number, tbl]));
     const numbers = new Set([...currentTables().map((tbl) => tbl.number), ...server.keys(), ...extensions.keys()]);
     const pairing = new Map(currentTables().map((tbl) => [tbl.number, tbl]));
-    // outstanding tables first (the round board's order), then by number
-    const order = (n) => (results.has(n) ? 1 : 0);
+    // outstanding tables first (the round board's order: results that differ, then tables
+    // without a result), then by number
+    const disputed = (n) => Boolean(results.get(n)?.disputed?.length);
+    const order = (n) => (disputed(n) ? -1 : results.has(n) ? 1 : 0);
     return [...numbers].sort((a, b) => order(a) - order(b) || a - b).map((n) => {
       const minutes = (server.get(n)?.extension_minutes || 0) + (extensions.get(n) || 0);
       tableMinutes.set(n, minutes);
       const p = pairing.get(n);
       const result = results.get(n);
-      return h("li", { "data-table": n, "data-state": result ? "result" : "open", tabindex: "-1" },
+      const differ = disputed(n);
+      return h("li", { "data-table": n, "data-state": differ ? "disputed" : result ? "result" : "open", tabindex: "-1" },
         h("div", { class: "info" },
           h("div", {}, h("strong", {}, t("Table {table}", { table: n })), p ? ` · ${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
           h("div", { class: "when" },
             h("span", { class: "ext" }, minutes ? t("+{minutes} min", { minutes }) : t("no extension")), " · ",
             h("span", { class: "left" }, result ? "" : tableText(left, minutes)),
-            h("span", { class: "result" }, result ? t("Result in: {result}", { result: resultText(result, p) }) : ""))),
+            h("span", { class: "result" }, result && !differ ? t("Result in: {result}", { result: resultText(result, p) }) : "")),
+          // two standing results disagree (shared_rules.board): each with who entered it
+          differ ? h("p", { class: "bad-text small", "data-disputed": n },
+            t("Results differ: {results}. Record the right one.", { results: [...result.disputed, result]
+              .map((r) => t("{result} ({judge})", { result: resultText(r, p), judge: r.judge || "?" })).join("; ") }))
+            : null),
         h("div", { class: "row" },
           h("button", { type: "button", class: "secondary", "aria-label": t("Add time to table {table}", { table: n }),
                         onclick: () => showExtension(n) }, t("+ Time")),

@@ -1,7 +1,8 @@
 // Match results on the Clock screen: each table's current result (shared_rules.board, asked
 // of the engine over this phone's records) and the panel that enters one for a match that
-// ended without time. A correction is a new result; it voids the earlier one where this
-// phone may (its own, or any as head judge) — the latest result counts either way.
+// ended without time. A correction is a new result; it voids the earlier one, and those that
+// disagree with it, where this phone may (its own, or any as head judge) — the latest result
+// counts either way.
 import { h, fill } from "../dom.js";
 import { app, addRecord, eventContext, eventRecords, playerName } from "../state.js";
 import { resultProblem, tableResults } from "../engine.js";
@@ -69,8 +70,12 @@ export function showResult(container, table, pairing, earlier, onDone) {
       return;
     }
     ev.submitter && (ev.submitter.disabled = true);
-    const mayVoid = earlier && (earlier.device === app.session.device_id || app.session.role === "head_judge");
-    if (mayVoid) await addRecord("void", { record: earlier.record, reason: "result corrected" });
+    // every standing result of the table this phone may void: the one shown and those that
+    // disagree with it (shared_rules.board `disputed`)
+    const standing = earlier ? [...(earlier.disputed || []), earlier] : [];
+    for (const r of standing.filter((x) => x.device === app.session.device_id || app.session.role === "head_judge")) {
+      await addRecord("void", { record: r.record, reason: "result corrected" });
+    }
     await addRecord("match_result", { table, round, result: chosen, ...(a != null ? { games: { A: a, B: b } } : {}) });
     fill(container);
     onDone();
