@@ -214,9 +214,13 @@ def check_number(text: str, label, low: int, high: int, field: str | None = None
 
 
 def set_role(device: Device, role: str) -> None:
+    """Give `device` the role `role` (roles.DEVICE_ROLES; ApiError 400 naming `role` otherwise).
+    The event's clock counter moves too, so the phones following its stream read the event
+    again at once (their role with it) rather than at their next sync."""
     if role not in DEVICE_ROLES:
         raise ApiError.bad_request("role must be one of " + ", ".join(DEVICE_ROLES), "role")
     device.role = role
+    bump(device.event)
     db.session.commit()
 
 

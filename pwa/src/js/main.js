@@ -55,7 +55,8 @@ function startPush(slug) {
     } else stopPolling();
   };
   stopStream = openStream(slug, {
-    clock_version: () => refreshClock(),
+    // the clock, and the event with it: the organiser's changes (stage, a phone's role) count at once
+    clock_version: () => { refreshClock(); refreshDetail(); },
     records_seq: () => syncNow(),
     calls_seq: () => fetchCalls(),
     review_seq: () => updateReviewBadge(),
