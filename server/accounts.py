@@ -35,6 +35,14 @@ LINK_HOURS = {"password": 7 * 24, "device": 24}  # how long a one-time link of e
 _UNKNOWN = generate_password_hash(secrets.token_hex(16))
 
 
+def password_hash(password: str) -> str:
+    """The stored hash of `password`: werkzeug's, by the method the config's
+    PASSWORD_HASH_METHOD names (werkzeug's default, scrypt, when unset; a test run sets a cheap
+    one). Checking reads the method from the hash, so a change of method keeps old hashes valid."""
+    method = current_app.config.get("PASSWORD_HASH_METHOD")
+    return generate_password_hash(password, method) if method else generate_password_hash(password)
+
+
 def bootstrap() -> Account | None:
     """The first account, when no administrator exists yet and ORGANISER_PASSWORD is set:
     login "organiser", admin, that password. None otherwise (also when another process made
@@ -43,7 +51,7 @@ def bootstrap() -> Account | None:
     if not password or db.session.scalar(db.select(Account.id).where(Account.admin.is_(True)).limit(1)) is not None:
         return None
     account = Account(login=BOOTSTRAP_LOGIN, name=BOOTSTRAP_NAME, admin=True, created_ms=timeutil.now_ms(),
-                      password_hash=generate_password_hash(password))
+                      password_hash=password_hash(password))
     db.session.add(account)
     try:
         db.session.commit()
@@ -188,7 +196,7 @@ def set_password_by_link(token: str, login: str | None, password: str, repeated:
     account = db.session.get(Account, link.account_id)
     if account.login is None:
         account.login = check_login(login or "")
-    account.password_hash = generate_password_hash(check_password(password, repeated))
+    account.password_hash = password_hash(check_password(password, repeated))
     link.used_ms = timeutil.now_ms()
     db.session.execute(db.delete(OrganiserSession).where(OrganiserSession.account_id == account.id))
     db.session.commit()
@@ -201,7 +209,7 @@ def change_password(account: Account, current: str, new: str, repeated: str) -> 
     (field `current` or `password`) otherwise."""
     if not check_password_hash(account.password_hash or _UNKNOWN, current):
         raise ApiError.bad_request(_l("the current password is wrong"), "current")
-    account.password_hash = generate_password_hash(check_password(new, repeated))
+    account.password_hash = password_hash(check_password(new, repeated))
     db.session.execute(db.delete(OrganiserSession).where(OrganiserSession.account_id == account.id))
     db.session.commit()
 

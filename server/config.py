@@ -34,6 +34,9 @@ class Config:
 
     SECRET_KEY = os.environ.get("SECRET_KEY")
     ORGANISER_PASSWORD = os.environ.get("ORGANISER_PASSWORD")
+    # werkzeug's method for new password hashes (accounts.password_hash); None: its default,
+    # scrypt. Not read from the environment: the test suite sets a cheap one.
+    PASSWORD_HASH_METHOD = None
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     MAX_CONTENT_LENGTH = 8 * 1024 * 1024  # bytes; larger bodies get 413
     MAX_FORM_MEMORY_SIZE = 1_000_000  # bytes of one form field (a pasted CSV); more gets 413

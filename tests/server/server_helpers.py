@@ -11,10 +11,15 @@ from server.models import Event, Player
 T0 = 1_800_000_000_000  # a fixed server time (epoch ms) for tests
 
 
+# password hashes made in a few microseconds, not a tenth of a second each (scrypt): every test
+# logs someone in; what is tested of hashing does not depend on the method
+CHEAP_HASHES = {"PASSWORD_HASH_METHOD": "pbkdf2:sha256:1"}
+
+
 def make_app(backend, tmp_path, request, **extra):
     """The app on `backend` ("sqlite": a file in tmp_path; "postgres": the session's schema);
     `extra` overrides the configuration."""
-    config = {"TESTING": True, "SECRET_KEY": "test", "ORGANISER_PASSWORD": "letmein"}
+    config = {"TESTING": True, "SECRET_KEY": "test", "ORGANISER_PASSWORD": "letmein", **CHEAP_HASHES}
     if backend == "sqlite":
         config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path}/test.sqlite3"
     else:
