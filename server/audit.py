@@ -114,36 +114,38 @@ def log_records(event: Event, device: Device, records: list) -> None:
     """One entry per stored record (models.Record) of a head judge, scorekeeper or the
     organiser's pages: kind "record.<type>", changes `{"record_id": its id, **its payload}`
     (a void's or an approval's `record` is the record it names, and `about` what that record
-    is: _about). Not committed: the sync commits it with the records."""
+    is: _abouts). Not committed: the sync commits it with the records."""
     if device.role not in LOGGED_RECORD_ROLES:
         return
-    names = {p.id: p.name for p in event.players}
+    abouts = _abouts(event, {r.payload.get("record") for r in records} - {None})
     for record in records:
         changes = {"record_id": record.id, **record.payload}
-        about = _about(event, record.payload.get("record"), names)
-        if about:
-            changes["about"] = about
+        if record.payload.get("record") in abouts:
+            changes["about"] = abouts[record.payload["record"]]
         log(event, f"record.{record.type}", changes, commit=False)
 
 
 # what an entry names of the record a void, approval or resolution is about
-ABOUT_FIELDS = ("type", "player", "table", "round", "infraction", "penalty", "result")
+ABOUT_FIELDS = ("player", "table", "round", "infraction", "penalty", "result")
 
 
-def _about(event: Event, record_id, names: dict[int, str]) -> dict | None:
-    """`{"type", "player" (the player's name where known), "table", "round", "infraction",
-    "penalty", "result"}` (those the record has) of the event's record `record_id`, or None:
-    so an approval or a void in the log says what it was about, not only an id."""
-    if not isinstance(record_id, str):
-        return None
-    target = db.session.scalar(sa.select(Record).where(Record.event_id == event.id, Record.id == record_id))
-    if target is None:
-        return None
-    payload = target.payload if isinstance(target.payload, dict) else {}
-    about = {"type": target.type, **{k: payload[k] for k in ABOUT_FIELDS[1:] if k in payload}}
-    if isinstance(about.get("player"), int):
-        about["player"] = names.get(about["player"], about["player"])
-    return about
+def _abouts(event: Event, record_ids: set) -> dict[str, dict]:
+    """`{record id: {"type", "player" (the player's name where known), "table", "round",
+    "infraction", "penalty", "result"}}` (those the record has) for the event's records among
+    `record_ids`, read in one query: so an approval or a void in the log says what it was
+    about, not only an id."""
+    ids = [i for i in record_ids if isinstance(i, str)]
+    if not ids:
+        return {}
+    names = {p.id: p.name for p in event.players}
+    out = {}
+    for target in db.session.scalars(sa.select(Record).where(Record.event_id == event.id, Record.id.in_(ids))):
+        payload = target.payload if isinstance(target.payload, dict) else {}
+        about = {"type": target.type, **{k: payload[k] for k in ABOUT_FIELDS if k in payload}}
+        if isinstance(about.get("player"), int):
+            about["player"] = names.get(about["player"], about["player"])
+        out[target.id] = about
+    return out
 
 
 def person_key(entry: AuditEntry) -> str:
