@@ -138,11 +138,7 @@ def test_results_that_differ_after_a_merge_are_shown_until_the_head_judge_record
             assert said.startswith("Results differ: ") and said.endswith(". Record the right one.")
             assert f"{table['player_a']} wins 2–1 (Ann)" in said and f"{table['player_b']} wins 0–2 (Hal)" in said
         # the head judge records the right one: both standing results are voided
-        hal.click("#tables li[data-table='1'] button[aria-label='Result of table 1']")
-        hal.click("#result-panel [data-result=B]")
-        hal.fill("#res-games-a", "1")
-        hal.fill("#res-games-b", "2")
-        hal.click("#res-record")
+        enter_result(hal, 1, "B", games=(1, 2))
         hal.wait_for_selector("#tables li[data-table='1'][data-state=result]")
         wait_synced(hal)
         [table] = [t for t in board(flask_server, slug)["tables"] if t["number"] == 1]
