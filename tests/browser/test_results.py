@@ -67,6 +67,12 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         judge.click("#res-record")
         judge.wait_for_function("() => document.querySelector('#res-note').textContent"
                                 " === 'Games won: both whole numbers from 0 to 99, or neither.'")
+        # what the browser's own number check would stop silently gets the same message in the page
+        judge.evaluate("() => { document.querySelector('#res-note').textContent = ''; }")
+        judge.fill("#res-games-b", "-1")
+        judge.click("#res-record")
+        judge.wait_for_function("() => document.querySelector('#res-note').textContent"
+                                " === 'Games won: both whole numbers from 0 to 99, or neither.'")
         assert [r for r in judge.evaluate("() => window.judgeApp.records()") if r["type"] == "match_result"] == []
         judge.click("#result-panel button.secondary >> text=Cancel")
         enter_result(judge, 1, "A", games=(2, 1))

@@ -80,7 +80,7 @@ export function showResult(container, table, pairing, earlier, onDone) {
     fill(container);
     onDone();
   }
-  fill(container, h("form", { class: "card", id: "result-panel", onsubmit: record, "aria-labelledby": "res-h" },
+  fill(container, h("form", { class: "card", id: "result-panel", onsubmit: record, novalidate: true, "aria-labelledby": "res-h" },
     h("h2", { id: "res-h" }, t("Result of table {table}", { table })),
     earlier ? h("p", { class: "muted" }, t("This replaces the result entered: {result}.", { result: resultText(earlier, pairing) })) : null,
     h("div", { class: "row", role: "group", "aria-label": t("Who won") }, choices),
