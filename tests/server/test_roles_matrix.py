@@ -10,6 +10,7 @@ import uuid
 
 import pytest
 from conftest import log_in, staff_client
+from flask import request, request_started
 from server_helpers import Phone, add_event, set_role
 
 from server import roles, timeutil
@@ -140,49 +141,50 @@ def _allowed(expected: str) -> list[bool]:
 
 @pytest.fixture
 def world(app, client, now):
-    hits = set()  # the endpoints requests reached (before the first request: Flask allows hooks only then)
-    app.before_request(lambda: hits.add(_request_endpoint()))
-    app.config["CALL_ADDRESS_LIMITS"] = "1000 per minute"  # every try calls from this one address
-    event = add_event(app, ruleset="dci-upg", level="competitive", players=("Ada Brook", "Ben Carter"))
-    other = add_event(app, ruleset="wotf", level="competitive")
-    phones = {"floor_judge": Phone(client, event, judge="Fay Floor"),
-              "head_judge": Phone(client, event, judge="Hana Head"),
-              "scorekeeper": Phone(client, event, judge="Sam Score"),
-              "revoked": Phone(client, event, judge="Rex Revoked"),
-              "other_event": Phone(client, other, judge="Otto Other")}
-    set_role(app, phones["head_judge"].id, "head_judge")
-    set_role(app, phones["scorekeeper"].id, "scorekeeper")
-    writer = phones["floor_judge"]
-    appeal = writer.record("appeal", {"player": event["players"]["Ada Brook"], "table": 1, "round": 1,
-                                      "ruling": "the trigger resolves first", "ruled_by": "Fay Floor"})
-    writer.sync([writer.record("time_extension", {"table": 1, "round": 1, "minutes": 2, "reason": "ruling"}),
-                 appeal])
-    admin = log_in(app.test_client())
-    admin.form(f"/organiser/events/{event['slug']}/devices/{phones['revoked'].id}", action="revoke")
-    with app.app_context():
-        ev = db.session.get(Event, event["id"])
-        ensure_codes(ev)
-        set_deadline(ev, 2**62)
-        register(ev, ev.players[0], "60 Island\n", None, "organiser")
-        code = ev.players[0].decklist_code
-    clients = {"admin": admin}
-    for subject, role in ACCOUNT_ROLE.items():
-        if subject == "admin":
-            continue
-        clients[subject] = staff_client(app, admin, event if role else other, subject.replace("_", " ").title(),
-                                        role or "floor_judge")
-    spare = Phone(client, {**event, "code": _code(app, event)}, judge="Spare")  # for role actions
-    others = spare.record("match_result", {"table": 5, "round": 1, "result": "A"})
-    spare.sync([others])
-    return {"app": app, "event": event, "other": other, "phones": phones, "clients": clients, "admin": admin,
-            "spare": spare, "others": others, "appeal": appeal, "hits": hits, "writer": writer,
-            "decklist_code": code}
+    hits = set()  # the endpoints requests reached
 
+    def reached(_sender, **_extra):
+        hits.add(request.endpoint)
 
-def _request_endpoint():
-    from flask import request
-
-    return request.endpoint
+    request_started.connect(reached, app)
+    try:
+        app.config["CALL_ADDRESS_LIMITS"] = "1000 per minute"  # every try calls from this one address
+        event = add_event(app, ruleset="dci-upg", level="competitive", players=("Ada Brook", "Ben Carter"))
+        other = add_event(app, ruleset="wotf", level="competitive")
+        phones = {"floor_judge": Phone(client, event, judge="Fay Floor"),
+                  "head_judge": Phone(client, event, judge="Hana Head"),
+                  "scorekeeper": Phone(client, event, judge="Sam Score"),
+                  "revoked": Phone(client, event, judge="Rex Revoked"),
+                  "other_event": Phone(client, other, judge="Otto Other")}
+        set_role(app, phones["head_judge"].id, "head_judge")
+        set_role(app, phones["scorekeeper"].id, "scorekeeper")
+        writer = phones["floor_judge"]
+        appeal = writer.record("appeal", {"player": event["players"]["Ada Brook"], "table": 1, "round": 1,
+                                          "ruling": "the trigger resolves first", "ruled_by": "Fay Floor"})
+        writer.sync([writer.record("time_extension", {"table": 1, "round": 1, "minutes": 2, "reason": "ruling"}),
+                     appeal])
+        admin = log_in(app.test_client())
+        admin.form(f"/organiser/events/{event['slug']}/devices/{phones['revoked'].id}", action="revoke")
+        with app.app_context():
+            ev = db.session.get(Event, event["id"])
+            ensure_codes(ev)
+            set_deadline(ev, 2**62)
+            register(ev, ev.players[0], "60 Island\n", None, "organiser")
+            code = ev.players[0].decklist_code
+        clients = {"admin": admin}
+        for subject, role in ACCOUNT_ROLE.items():
+            if subject == "admin":
+                continue
+            clients[subject] = staff_client(app, admin, event if role else other, subject.replace("_", " ").title(),
+                                            role or "floor_judge")
+        spare = Phone(client, {**event, "code": _code(app, event)}, judge="Spare")  # for role actions
+        others = spare.record("match_result", {"table": 5, "round": 1, "result": "A"})
+        spare.sync([others])
+        yield {"app": app, "event": event, "other": other, "phones": phones, "clients": clients, "admin": admin,
+               "spare": spare, "others": others, "appeal": appeal, "hits": hits, "writer": writer,
+               "decklist_code": code}
+    finally:
+        request_started.disconnect(reached, app)
 
 
 def _code(app, event):
