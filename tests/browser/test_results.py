@@ -108,6 +108,33 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         organiser_ctx.close()
 
 
+def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(browser, flask_server):
+    """The tables list is drawn again on every clock fetch and sync; a row that shows the same
+    is kept, so a button pressed meanwhile is still there when the finger lifts."""
+    event = flask_server.make_event("dci-upg", "competitive", players=4, round_minutes=50)
+    flask_server.start_round(event["slug"])
+    ctx = browser.returning(flask_server.url)
+    try:
+        page = ctx.new_page()
+        join(page, flask_server, event, "Erin")
+        page.goto(flask_server.url + "/#/clock")
+        button = page.locator("#tables li[data-table='2'] button[aria-label='Result of table 2']")
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        button.evaluate("el => { el.dataset.pressed = 'yes'; }")
+        drawn = page.get_attribute("#tables", "data-news-ms")
+        page.evaluate("async () => { await window.judgeApp.refreshClock(); await window.judgeApp.syncNow(); }")
+        page.wait_for_function("(drawn) => document.getElementById('tables').dataset.newsMs !== drawn", arg=drawn)
+        assert button.get_attribute("data-pressed") == "yes"  # the same button, not a new one
+        page.mouse.up()
+        page.wait_for_selector("#result-panel")
+        assert page.text_content("#res-h") == "Result of table 2"
+    finally:
+        ctx.close()
+
+
 def test_results_that_differ_after_a_merge_are_shown_until_the_head_judge_records_the_right_one(
         browser, flask_server):
     event = flask_server.make_event("dci-upg", "competitive", players=4, round_minutes=50)

@@ -80,28 +80,36 @@ export async function render(main) {
       tableMinutes.set(n, minutes);
       const p = pairing.get(n);
       const result = results.get(n);
-      const differ = disputed(n);
-      return h("li", { "data-table": n, "data-state": differ ? "disputed" : result ? "result" : "open", tabindex: "-1" },
-        h("div", { class: "info" },
-          h("div", {}, h("strong", {}, t("Table {table}", { table: n })), p ? ` · ${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
-          h("div", { class: "when" },
-            h("span", { class: "ext" }, minutes ? t("+{minutes} min", { minutes }) : t("no extension")), " · ",
-            h("span", { class: "left" }, result ? "" : tableText(left, minutes)),
-            h("span", { class: "result" }, result && !differ ? t("Result in: {result}", { result: resultText(result, p) }) : "")),
-          // two standing results disagree (shared_rules.board): each with who entered it
-          differ ? h("p", { class: "bad-text small", "data-disputed": n },
-            t("Results differ: {results}. Record the right one.", { results: [...result.disputed, result]
-              .map((r) => t("{result} ({judge})", { result: resultText(r, p), judge: r.judge || "?" })).join("; ") }))
-            : null),
-        h("div", { class: "row" },
-          h("button", { type: "button", class: "secondary", "aria-label": t("Add time to table {table}", { table: n }),
-                        onclick: () => showExtension(n) }, t("+ Time")),
-          h("button", { type: "button", class: "secondary", "aria-label": t("Result of table {table}", { table: n }),
-                        onclick: () => { panelFor = n; showResult(extEl, n, p, result, onRecords); } }, t("Result")),
-          h("button", { type: "button", class: "secondary", "aria-label": t("Deck check at table {table}", { table: n }), // ui/deckcheck.js
-                        onclick: () => import("./deckcheck.js").then((m) => { panelFor = n; m.showDeckCheck(extEl, n, p, onRecords); }) },
-            t("Deck check"))));
+      // what the row shows and what its buttons act on (tick() updates the time left in it)
+      const key = JSON.stringify([app.clock?.round?.number ?? null, left?.state ?? null, minutes,
+        p ? [playerName(p.player_a), playerName(p.player_b)] : null, result ?? null]);
+      const kept = drawnRows.get(n);
+      return kept?.key === key ? kept : { n, key, li: tableRow(n, left, minutes, p, result) };
     });
+  }
+
+  function tableRow(n, left, minutes, p, result) {
+    const differ = Boolean(result?.disputed?.length);
+    return h("li", { "data-table": n, "data-state": differ ? "disputed" : result ? "result" : "open", tabindex: "-1" },
+      h("div", { class: "info" },
+        h("div", {}, h("strong", {}, t("Table {table}", { table: n })), p ? ` · ${playerName(p.player_a)} – ${playerName(p.player_b)}` : ""),
+        h("div", { class: "when" },
+          h("span", { class: "ext" }, minutes ? t("+{minutes} min", { minutes }) : t("no extension")), " · ",
+          h("span", { class: "left" }, result ? "" : tableText(left, minutes)),
+          h("span", { class: "result" }, result && !differ ? t("Result in: {result}", { result: resultText(result, p) }) : "")),
+        // two standing results disagree (shared_rules.board): each with who entered it
+        differ ? h("p", { class: "bad-text small", "data-disputed": n },
+          t("Results differ: {results}. Record the right one.", { results: [...result.disputed, result]
+            .map((r) => t("{result} ({judge})", { result: resultText(r, p), judge: r.judge || "?" })).join("; ") }))
+          : null),
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "secondary", "aria-label": t("Add time to table {table}", { table: n }),
+                      onclick: () => showExtension(n) }, t("+ Time")),
+        h("button", { type: "button", class: "secondary", "aria-label": t("Result of table {table}", { table: n }),
+                      onclick: () => { panelFor = n; showResult(extEl, n, p, result, onRecords); } }, t("Result")),
+        h("button", { type: "button", class: "secondary", "aria-label": t("Deck check at table {table}", { table: n }), // ui/deckcheck.js
+                      onclick: () => import("./deckcheck.js").then((m) => { panelFor = n; m.showDeckCheck(extEl, n, p, onRecords); }) },
+          t("Deck check"))));
   }
 
   function tableText(left, minutes) {
@@ -128,21 +136,35 @@ export async function render(main) {
     target?.focus({ preventScroll: !row || target !== row });
   }
 
+  // The list's parts are made once and a row is kept while what it shows is the same (its
+  // key): drawing the list again (a sync, the clock's news every few seconds) never replaces a
+  // button under a judge's finger, which would lose the tap.
+  let drawnRows = new Map(); // table -> {n, key, li} as drawn
+  const tablesHead = h("h2", { id: "tables-h", tabindex: "-1" }, t("Tables this round"));
+  const countEl = h("p", { class: "muted", id: "results-count" });
+  const listEl = h("ul", { class: "table-list", "aria-labelledby": "tables-h" });
+  const noTables = h("p", { class: "muted" }, t("No tables known for this round."));
+  const otherTable = h("button", { type: "button", class: "secondary", id: "ext-other", onclick: () => showExtension(null) },
+    t("Add time to another table"));
+
+  const sameNodes = (nodes, wanted) => nodes.length === wanted.length && wanted.every((node, i) => nodes[i] === node);
+
   function drawTables() {
     const focused = focusedInTables();
     const left = roundLeft(app.clock?.round, serverNow());
     const rows = tableRows(left);
-    const done = rows.filter((li) => li.dataset.state === "result").length;
+    drawnRows = new Map(rows.map((row) => [row.n, row]));
+    const done = rows.filter((row) => row.li.dataset.state === "result").length;
     // Which news from the server the list was drawn from (for tests: "drawn since that fetch").
     tablesEl.dataset.newsMs = String(app.clock?.news_ms ?? "");
-    fill(tablesEl, h("h2", { id: "tables-h", tabindex: "-1" }, t("Tables this round")),
-      rows.length ? h("p", { class: "muted", id: "results-count" },
-        done === rows.length ? t("All results in.")
-          : t("{done} of {total} results in; outstanding tables first.", { done, total: rows.length })) : null,
-      rows.length ? h("ul", { class: "table-list", "aria-labelledby": "tables-h" }, rows)
-        : h("p", { class: "muted" }, t("No tables known for this round.")),
-    h("button", { type: "button", class: "secondary", id: "ext-other", onclick: () => showExtension(null) }, t("Add time to another table")));
-    if (focused) focusTable(focused);
+    const count = done === rows.length ? t("All results in.")
+      : t("{done} of {total} results in; outstanding tables first.", { done, total: rows.length });
+    if (countEl.textContent !== count) countEl.textContent = count;
+    const lis = rows.map((row) => row.li);
+    if (!sameNodes(listEl.children, lis)) listEl.replaceChildren(...lis);
+    const parts = rows.length ? [tablesHead, countEl, listEl, otherTable] : [tablesHead, noTables, otherTable];
+    if (!sameNodes(tablesEl.children, parts)) fill(tablesEl, parts);
+    if (focused && !tablesEl.contains(document.activeElement)) focusTable(focused);
   }
 
   function showExtension(table) {
