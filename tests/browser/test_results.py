@@ -2,6 +2,9 @@
 eight tables reaches "all results in" on the organiser's round board; a correction voids the
 earlier result; a scorekeeper's phone enters results too."""
 
+import time
+import uuid
+
 from .helpers import join, wait_synced
 
 SHOWS = """([t, shown, games]) => {
@@ -108,29 +111,51 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         organiser_ctx.close()
 
 
+def extension_from_another_phone(server, event, table, minutes):
+    """A time extension for `table` of round 1, recorded through the API by another phone."""
+    client = server.app.test_client()
+    joined = client.post("/api/join", json={"code": event["code"], "device_name": "other",
+                                             "judge_name": "Olly"}).get_json()
+    record = {"id": str(uuid.uuid4()), "type": "time_extension", "device": joined["device_id"], "judge": "Olly",
+              "event": event["slug"], "created_ms": int(time.time() * 1000),
+              "payload": {"table": table, "round": 1, "minutes": minutes, "reason": "ruling"}}
+    res = client.post(f"/api/events/{event['slug']}/sync", headers={"Authorization": f"Bearer {joined['token']}"},
+                      json={"device": joined["device_id"], "records": [record], "cursor": 0})
+    assert [r["status"] for r in res.get_json()["results"]] == ["accepted"]
+
+
 def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(browser, flask_server):
     """The tables list is drawn again on every clock fetch and sync; a row that shows the same
-    is kept, so a button pressed meanwhile is still there when the finger lifts."""
-    event = flask_server.make_event("dci-upg", "competitive", players=4, round_minutes=50)
+    is kept where it is, and only a row that changed is replaced, so a button pressed meanwhile
+    is still there when the finger lifts."""
+    event = flask_server.make_event("dci-upg", "competitive", players=6, round_minutes=50)
     flask_server.start_round(event["slug"])
     ctx = browser.returning(flask_server.url)
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Erin")
         page.goto(flask_server.url + "/#/clock")
-        button = page.locator("#tables li[data-table='2'] button[aria-label='Result of table 2']")
-        button.scroll_into_view_if_needed()
-        box = button.bounding_box()
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.mouse.down()
-        button.evaluate("el => { el.dataset.pressed = 'yes'; }")
-        drawn = page.get_attribute("#tables", "data-news-ms")
-        page.evaluate("async () => { await window.judgeApp.refreshClock(); await window.judgeApp.syncNow(); }")
-        page.wait_for_function("(drawn) => document.getElementById('tables').dataset.newsMs !== drawn", arg=drawn)
-        assert button.get_attribute("data-pressed") == "yes"  # the same button, not a new one
-        page.mouse.up()
-        page.wait_for_selector("#result-panel")
-        assert page.text_content("#res-h") == "Result of table 2"
+        for changed in (None, 1):  # nothing changes; then table 1 gets time from another phone
+            button = page.locator("#tables li[data-table='2'] button[aria-label='Result of table 2']")
+            button.scroll_into_view_if_needed()
+            box = button.bounding_box()
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.mouse.down()
+            button.evaluate("el => { el.dataset.pressed = 'yes'; }")
+            if changed:
+                extension_from_another_phone(flask_server, event, changed, 3)
+            drawn = page.get_attribute("#tables", "data-news-ms")
+            page.evaluate("async () => { await window.judgeApp.refreshClock(); await window.judgeApp.syncNow(); }")
+            page.wait_for_function("(drawn) => document.getElementById('tables').dataset.newsMs !== drawn", arg=drawn)
+            if changed:
+                page.wait_for_function("() => document.querySelector(\"#tables li[data-table='1'] .ext\")"
+                                       ".textContent === '+3 min'")
+            assert button.get_attribute("data-pressed") == "yes"  # the same button, not a new one
+            page.mouse.up()
+            page.wait_for_selector("#result-panel")
+            assert page.text_content("#res-h") == "Result of table 2"
+            page.click("#result-panel button.secondary >> text=Cancel")
+            page.wait_for_selector("#result-panel", state="detached")
     finally:
         ctx.close()
 

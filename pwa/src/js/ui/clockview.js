@@ -81,7 +81,7 @@ export async function render(main) {
       const p = pairing.get(n);
       const result = results.get(n);
       // what the row shows and what its buttons act on (tick() updates the time left in it)
-      const key = JSON.stringify([app.clock?.round?.number ?? null, left?.state ?? null, minutes,
+      const key = JSON.stringify([app.clock?.round?.number ?? null, Boolean(left), minutes,
         p ? [playerName(p.player_a), playerName(p.player_b)] : null, result ?? null]);
       const kept = drawnRows.get(n);
       return kept?.key === key ? kept : { n, key, li: tableRow(n, left, minutes, p, result) };
@@ -160,8 +160,12 @@ export async function render(main) {
     const count = done === rows.length ? t("All results in.")
       : t("{done} of {total} results in; outstanding tables first.", { done, total: rows.length });
     if (countEl.textContent !== count) countEl.textContent = count;
-    const lis = rows.map((row) => row.li);
-    if (!sameNodes(listEl.children, lis)) listEl.replaceChildren(...lis);
+    // Rows gone are taken out and new ones put in their place; a kept row is never moved (its
+    // order among the kept ones is the same, as what decides it is in the key), so a press on
+    // it lasts, and the page's scroll anchoring holds it under the finger.
+    const lis = new Set(rows.map((row) => row.li));
+    for (const li of [...listEl.children]) if (!lis.has(li)) li.remove();
+    rows.forEach(({ li }, i) => { if (listEl.children[i] !== li) listEl.insertBefore(li, listEl.children[i] ?? null); });
     const parts = rows.length ? [tablesHead, countEl, listEl, otherTable] : [tablesHead, noTables, otherTable];
     if (!sameNodes(tablesEl.children, parts)) fill(tablesEl, parts);
     if (focused && !tablesEl.contains(document.activeElement)) focusTable(focused);
