@@ -263,13 +263,15 @@ def organiser_app(folder: Path, dist: Path, **config):
     """The real organiser server (server.create_app) with a temporary SQLite database in
     `folder`, serving the app build `dist` at `/`; `config` adds settings."""
     server_pkg = pytest.importorskip("server")
+    from server_helpers import CHEAP_HASHES
+
     from server.extensions import db
 
     app = server_pkg.create_app({
         "TESTING": True, "SECRET_KEY": "browser-tests", "ORGANISER_PASSWORD": "browser-tests",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'judge.sqlite3'}",
         "PWA_DIST": str(dist), "JOIN_LIMITS": "1000 per minute",
-        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",  # cheap: as the server tests' (server_helpers)
+        **CHEAP_HASHES,
         **config,
     })
     with app.app_context():

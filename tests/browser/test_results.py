@@ -3,7 +3,8 @@ eight tables reaches "all results in" on the organiser's round board; a correcti
 earlier result; a scorekeeper's phone enters results too."""
 
 import time
-import uuid
+
+from server_helpers import Phone
 
 from .helpers import join, wait_synced
 
@@ -113,15 +114,10 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
 
 def extension_from_another_phone(server, event, table, minutes):
     """A time extension for `table` of round 1, recorded through the API by another phone."""
-    client = server.app.test_client()
-    joined = client.post("/api/join", json={"code": event["code"], "device_name": "other",
-                                             "judge_name": "Olly"}).get_json()
-    record = {"id": str(uuid.uuid4()), "type": "time_extension", "device": joined["device_id"], "judge": "Olly",
-              "event": event["slug"], "created_ms": int(time.time() * 1000),
-              "payload": {"table": table, "round": 1, "minutes": minutes, "reason": "ruling"}}
-    res = client.post(f"/api/events/{event['slug']}/sync", headers={"Authorization": f"Bearer {joined['token']}"},
-                      json={"device": joined["device_id"], "records": [record], "cursor": 0})
-    assert [r["status"] for r in res.get_json()["results"]] == ["accepted"]
+    other = Phone(server.app.test_client(), event, judge="Olly", name="other")
+    extension = other.record("time_extension", {"table": table, "round": 1, "minutes": minutes, "reason": "ruling"},
+                             created_ms=int(time.time() * 1000))
+    assert [r["status"] for r in other.sync([extension])["results"]] == ["accepted"]
 
 
 def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(browser, flask_server):

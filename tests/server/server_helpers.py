@@ -19,10 +19,10 @@ CHEAP_HASHES = {"PASSWORD_HASH_METHOD": "pbkdf2:sha256:1"}
 
 
 class TemplateCache(BytecodeCache):
-    """Compiled page templates kept in memory for every app of the run: each test makes its own
-    app, whose Jinja environment would otherwise compile each template it renders again (a
-    third of the server tests' time went there). Jinja keys each entry by the template's name
-    and checks it against its source."""
+    """Compiled page templates kept in memory for every app of the run: each app a test makes
+    (the shared ones of conftest.SharedApps, and those of tests that need their own settings)
+    would otherwise compile each template it renders again. Jinja keys each entry by the
+    template's name and checks it against its source."""
 
     def __init__(self):
         self.entries: dict[str, bytes] = {}

@@ -2,19 +2,16 @@
 test leaves in it must be gone before the next test."""
 
 import pytest
+from conftest import BACKENDS, SharedApps
 from server_helpers import Phone, add_event
 
 from server.clock import cached_clock_state
 from server.extensions import db
 from server.models import Event
 
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_reset_app_has_empty_tables_its_settings_and_no_counts_or_caches(backend, request, tmp_path_factory):
-    from conftest import SharedApps
-
     apps = SharedApps(tmp_path_factory)
     try:
         app = apps.get(backend, request)
