@@ -6,7 +6,7 @@ import time
 
 from server_helpers import Phone
 
-from .helpers import join, wait_synced
+from .helpers import join, settled, wait_resolved, wait_synced
 
 SHOWS = """([t, shown, games]) => {
   const el = document.querySelector(`#tables li[data-table='${t}'] .result`);
@@ -112,26 +112,27 @@ def test_a_round_of_eight_tables_reaches_all_results_in(browser, flask_server):
         organiser_ctx.close()
 
 
-def extension_from_another_phone(server, event, table, minutes):
-    """A time extension for `table` of round 1, recorded through the API by another phone."""
+def result_from_another_phone(server, event, table):
+    """Player A's win at `table` of round 1, recorded through the API by another phone."""
     other = Phone(server.app.test_client(), event, judge="Olly", name="other")
-    extension = other.record("time_extension", {"table": table, "round": 1, "minutes": minutes, "reason": "ruling"},
-                             created_ms=int(time.time() * 1000))
-    assert [r["status"] for r in other.sync([extension])["results"]] == ["accepted"]
+    result = other.record("match_result", {"table": table, "round": 1, "result": "A"},
+                          created_ms=int(time.time() * 1000))
+    assert [r["status"] for r in other.sync([result])["results"]] == ["accepted"]
 
 
 def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(browser, flask_server):
-    """The tables list is drawn again on every clock fetch and sync; a row that shows the same
-    is kept where it is, and only a row that changed is replaced, so a button pressed meanwhile
-    is still there when the finger lifts."""
+    """The tables list is drawn again on every clock fetch and sync, and a table with a result
+    moves down it; while a button is pressed the list waits (press.js), then keeps the rows
+    that show the same, so the tap goes to the table pressed."""
     event = flask_server.make_event("dci-upg", "competitive", players=6, round_minutes=50)
     flask_server.start_round(event["slug"])
-    ctx = browser.returning(flask_server.url)
+    # a tall phone: the whole list is in view, so no scrolling can make up for a row that moves
+    ctx = browser.returning(flask_server.url, viewport={"width": 390, "height": 1600})
     try:
         page = ctx.new_page()
         join(page, flask_server, event, "Erin")
         page.goto(flask_server.url + "/#/clock")
-        for changed in (None, 1):  # nothing changes; then table 1 gets time from another phone
+        for changed in (None, 1):  # nothing changes; then table 1, above, gets a result from another phone
             button = page.locator("#tables li[data-table='2'] button[aria-label='Result of table 2']")
             button.scroll_into_view_if_needed()
             box = button.bounding_box()
@@ -139,19 +140,25 @@ def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(brows
             page.mouse.down()
             button.evaluate("el => { el.dataset.pressed = 'yes'; }")
             if changed:
-                extension_from_another_phone(flask_server, event, changed, 3)
+                result_from_another_phone(flask_server, event, changed)
             drawn = page.get_attribute("#tables", "data-news-ms")
             page.evaluate("async () => { await window.judgeApp.refreshClock(); await window.judgeApp.syncNow(); }")
-            page.wait_for_function("(drawn) => document.getElementById('tables').dataset.newsMs !== drawn", arg=drawn)
-            if changed:
-                page.wait_for_function("() => document.querySelector(\"#tables li[data-table='1'] .ext\")"
-                                       ".textContent === '+3 min'")
+            if changed:  # the phone has the result, and its engine has answered what the list asks
+                wait_resolved(page, "async () => (await window.judgeApp.records())"
+                                    ".some((r) => r.type === 'match_result')")
+            settled(page)
             assert button.get_attribute("data-pressed") == "yes"  # the same button, not a new one
+            assert button.bounding_box() == box  # where the finger is
             page.mouse.up()
             page.wait_for_selector("#result-panel")
             assert page.text_content("#res-h") == "Result of table 2"
             page.click("#result-panel button.secondary >> text=Cancel")
             page.wait_for_selector("#result-panel", state="detached")
+            # the list is drawn once the tap is over
+            page.wait_for_function("(drawn) => document.getElementById('tables').dataset.newsMs !== drawn", arg=drawn)
+            if changed:
+                page.wait_for_selector("#tables li[data-table='1'][data-state=result]")
+                assert page.get_attribute("#tables li >> nth=-1", "data-table") == "1"  # moved down
     finally:
         ctx.close()
 

@@ -9,6 +9,7 @@ import { roundLeft } from "../clock.js";
 import { clockEvents } from "../clockdata.js";
 import { serverNow } from "../servertime.js";
 import { t, tn } from "../i18n.js";
+import { afterPress } from "../press.js";
 
 const SOUND_KEY = "alert_sound";    // false: the judge silenced alerts
 const MINUTES_KEY = "alerts";       // the minutes before time an alert fires
@@ -58,25 +59,11 @@ function audioContext() {
   if (audio.state === "suspended") audio.resume().catch(() => {});
   return audio;
 }
-// A tap under way: the note is not taken away during it (the content below it would move up
-// between the finger going down and up, and the tap would land on nothing). Each tap also
-// resumes audio the phone suspended meanwhile.
-let pressed = false;
-function letGo() {
-  if (!pressed) return;
-  pressed = false;
-  showSoundNote();
-}
+// Each tap resumes audio the phone suspended meanwhile.
 document.addEventListener("pointerdown", () => {
-  pressed = true;
   if (sound) audioContext();
   showSoundNote();
 }, { capture: true });
-// after the tap's click (a touch's click comes after the finger is up), or after a press that
-// makes no click (a scroll, a drag)
-document.addEventListener("click", () => setTimeout(letGo), { capture: true });
-document.addEventListener("pointerup", () => setTimeout(letGo, 500), { capture: true });
-document.addEventListener("pointercancel", () => setTimeout(letGo), { capture: true });
 
 /** Show, on every screen of a joined phone whose alerts make a sound, that the sound waits
  * for a first tap (browsers keep a page's audio suspended until then: after a reload the
@@ -89,8 +76,9 @@ export function showSoundNote() {
   if (ctx) ctx.onstatechange = showSoundNote;
   const hide = !ctx || ctx.state === "running";
   note.dataset.audio = ctx ? ctx.state : "off";
-  if (hide && pressed && !note.hidden) return; // once the tap is over (letGo)
-  note.hidden = hide;
+  // taken away once the tap is over: the content below it would move up under the finger
+  if (hide && !note.hidden) afterPress(() => { note.hidden = ["running", "off"].includes(note.dataset.audio); });
+  else note.hidden = hide;
   note.querySelector("#sound-on").onclick = () => audioContext();
 }
 

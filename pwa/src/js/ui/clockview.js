@@ -14,6 +14,7 @@ import { ALERT_CHOICES, alertMinutes, toggleAlertMinute } from "./alerts.js";
 import { answeredNote, waitingText } from "./engine-note.js";
 import { currentResults, resultText, showResult } from "./results.js";
 import { t, tn } from "../i18n.js";
+import { afterPress } from "../press.js";
 
 // [reason id, its name (in the language shown), the extension query's fact for its minutes]
 function reasons() {
@@ -137,8 +138,9 @@ export async function render(main) {
   }
 
   // The list's parts are made once and a row is kept while what it shows is the same (its
-  // key): drawing the list again (a sync, the clock's news every few seconds) never replaces a
-  // button under a judge's finger, which would lose the tap.
+  // key), and the list is drawn again (a sync, the clock's news every few seconds) only once a
+  // tap under way is over (press.js): a button is never replaced or moved under a judge's
+  // finger, which would lose the tap or give it to another table.
   let drawnRows = new Map(); // table -> {n, key, li} as drawn
   const tablesHead = h("h2", { id: "tables-h", tabindex: "-1" }, t("Tables this round"));
   const countEl = h("p", { class: "muted", id: "results-count" });
@@ -149,7 +151,9 @@ export async function render(main) {
 
   const sameNodes = (nodes, wanted) => nodes.length === wanted.length && wanted.every((node, i) => nodes[i] === node);
 
-  function drawTables() {
+  const drawTables = () => afterPress(drawTablesNow);
+
+  function drawTablesNow() {
     const focused = focusedInTables();
     const left = roundLeft(app.clock?.round, serverNow());
     const rows = tableRows(left);
@@ -160,9 +164,8 @@ export async function render(main) {
     const count = done === rows.length ? t("All results in.")
       : t("{done} of {total} results in; outstanding tables first.", { done, total: rows.length });
     if (countEl.textContent !== count) countEl.textContent = count;
-    // Rows gone are taken out and new ones put in their place; a kept row is never moved (its
-    // order among the kept ones is the same, as what decides it is in the key), so a press on
-    // it lasts, and the page's scroll anchoring holds it under the finger.
+    // rows gone are taken out and new ones put in their place; kept rows stay where they are
+    // (their order among themselves is the same, as what decides it is in the key)
     const lis = new Set(rows.map((row) => row.li));
     for (const li of [...listEl.children]) if (!lis.has(li)) li.remove();
     rows.forEach(({ li }, i) => { if (listEl.children[i] !== li) listEl.insertBefore(li, listEl.children[i] ?? null); });
