@@ -123,7 +123,8 @@ def result_from_another_phone(server, event, table):
 def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(browser, flask_server):
     """The tables list is drawn again on every clock fetch and sync, and a table with a result
     moves down it; while a button is pressed the list waits (press.js), then keeps the rows
-    that show the same, so the tap goes to the table pressed."""
+    that show the same, so the tap goes to the table pressed. Each press begins right after
+    another tap, whose release's timers must not end it."""
     event = flask_server.make_event("dci-upg", "competitive", players=6, round_minutes=50)
     flask_server.start_round(event["slug"])
     # a tall phone: the whole list is in view, so no scrolling can make up for a row that moves
@@ -136,9 +137,13 @@ def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(brows
             button = page.locator("#tables li[data-table='2'] button[aria-label='Result of table 2']")
             button.scroll_into_view_if_needed()
             box = button.bounding_box()
+            page.click("#tables-h")  # a tap just over
             page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             page.mouse.down()
             button.evaluate("el => { el.dataset.pressed = 'yes'; }")
+            # the earlier tap's timers have run, and the press is still under way
+            page.wait_for_function("() => window.judgeApp.press().ending === 0")
+            assert page.evaluate("() => window.judgeApp.press().pressed") is True
             if changed:
                 result_from_another_phone(flask_server, event, changed)
             drawn = page.get_attribute("#tables", "data-news-ms")

@@ -20,6 +20,7 @@ import { keepClearOfNav } from "./bars.js";
 import { keepFirstClock } from "./first-clock.js";
 import { applyLanguage } from "./lang.js";
 import { loadMessages, translatePage } from "./i18n.js";
+import { pressState } from "./press.js";
 
 performance.mark("app-start");
 
@@ -195,5 +196,6 @@ window.judgeApp = {
   decklists: () => (app.session ? store.decklistPlayers(app.session.event.slug) : Promise.resolve(0)),
   // a setting as kept on this device (undefined when none is kept), e.g. "alert_sound"
   setting: (key) => store.get(key),
+  press: pressState,
 };
 boot();
