@@ -123,7 +123,8 @@ def result_from_another_phone(server, event, table):
 def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(browser, flask_server):
     """The tables list is drawn again on every clock fetch and sync, and a table with a result
     moves down it; while a button is pressed the list waits (press.js), then keeps the rows
-    that show the same, so the tap goes to the table pressed. Each press begins right after
+    that show the same, so the tap goes to the table pressed. The judge calls panel and the
+    alert banner, which push the screen down, wait the same way. Each press begins right after
     another tap, whose release's timers must not end it."""
     event = flask_server.make_event("dci-upg", "competitive", players=6, round_minutes=50)
     flask_server.start_round(event["slug"])
@@ -133,7 +134,8 @@ def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(brows
         page = ctx.new_page()
         join(page, flask_server, event, "Erin")
         page.goto(flask_server.url + "/#/clock")
-        for changed in (None, 1):  # nothing changes; then table 1, above, gets a result from another phone
+        # nothing changes; table 1, above, gets a result from another phone; a player calls a judge
+        for change in (None, "result", "call"):
             button = page.locator("#tables li[data-table='2'] button[aria-label='Result of table 2']")
             button.scroll_into_view_if_needed()
             box = button.bounding_box()
@@ -144,16 +146,22 @@ def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(brows
             # the earlier tap's timers have run, and the press is still under way
             page.wait_for_function("() => window.judgeApp.press().ending === 0")
             assert page.evaluate("() => window.judgeApp.press().pressed") is True
-            if changed:
-                result_from_another_phone(flask_server, event, changed)
+            if change == "result":
+                result_from_another_phone(flask_server, event, 1)
+            if change == "call":
+                calls = flask_server.app.test_client().post(f"/api/events/{event['slug']}/calls", json={"table": 3})
+                assert calls.status_code == 201
             drawn = page.get_attribute("#tables", "data-news-ms")
             page.evaluate("async () => { await window.judgeApp.refreshClock(); await window.judgeApp.syncNow(); }")
-            if changed:  # the phone has the result, and its engine has answered what the list asks
+            if change == "result":  # the phone has the result, and its engine has answered what the list asks
                 wait_resolved(page, "async () => (await window.judgeApp.records())"
                                     ".some((r) => r.type === 'match_result')")
+            if change == "call":  # the phone knows of the call
+                page.wait_for_function("() => window.judgeApp.calls.calls.length === 1")
             settled(page)
             assert button.get_attribute("data-pressed") == "yes"  # the same button, not a new one
             assert button.bounding_box() == box  # where the finger is
+            assert page.is_hidden("#calls") and page.is_hidden("#alert-bar")
             page.mouse.up()
             page.wait_for_selector("#result-panel")
             assert page.text_content("#res-h") == "Result of table 2"
@@ -161,9 +169,12 @@ def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(brows
             page.wait_for_selector("#result-panel", state="detached")
             # the list is drawn once the tap is over
             page.wait_for_function("(drawn) => document.getElementById('tables').dataset.newsMs !== drawn", arg=drawn)
-            if changed:
+            if change == "result":
                 page.wait_for_selector("#tables li[data-table='1'][data-state=result]")
                 assert page.get_attribute("#tables li >> nth=-1", "data-table") == "1"  # moved down
+        # and the call's panel and banner, once the tap was over
+        page.wait_for_selector("#calls li[data-call]")
+        assert page.text_content("#alert") == "Judge call at table 3."
     finally:
         ctx.close()
 

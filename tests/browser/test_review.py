@@ -8,7 +8,7 @@ shows the head judge's reason. A round without pairings has no tables."""
 import json
 
 from .conftest import PHONE, SMALL_PHONE, shoot, wait_controlled
-from .helpers import join, look_up_penalty, wait_synced
+from .helpers import join, look_up_penalty, settled, wait_resolved, wait_synced
 
 # Each bottom-bar link whose name (with its count) wraps onto a second line or overflows it.
 NAV_WRAPPED = """() => [...document.querySelectorAll('#nav a:not([hidden])')].filter((a) => {
@@ -213,9 +213,40 @@ def test_a_refused_penalty_does_not_count_and_a_flagged_one_can_be_kept(browser,
         open_review(hal)
         hal.wait_for_selector("#review-waiting li[data-kind=approval]")
         assert "Notes: Looked at the clock" in hal.text_content("#review-waiting")
+        first = hal.get_attribute("#review-waiting li[data-kind=approval]", "data-record")
+        # Hal holds Refuse on it while another game loss of Kim's, for another player, reaches
+        # the list: the list is drawn again once the tap is over, so the tap refuses the
+        # penalty pressed, not what took its place
+        third = event["players"][3]
+        kim_ctx.set_offline(True)
+        assert record_penalty(kim, third["id"]) == "warning"
+        assert record_penalty(kim, third["id"]) == "game_loss"
+        refuse = hal.locator(f"#review-waiting li[data-record='{first}'] [data-decide=false]")
+        box = refuse.bounding_box()
+        read = int(hal.get_attribute("#review-list", "data-read"))
+        hal.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        hal.mouse.down()
+        refuse.evaluate("el => { el.dataset.pressed = 'yes'; }")
+        kim_ctx.set_offline(False)
+        kim.evaluate("() => window.dispatchEvent(new Event('online'))")
+        wait_synced(kim)
+        synced(hal)
+        wait_resolved(hal, "async () => (await window.judgeApp.records()).filter((r) => r.type === 'penalty')"
+                           ".length === 4")
+        settled(hal)
+        assert refuse.get_attribute("data-pressed") == "yes"  # the same button, where the finger is
+        assert refuse.bounding_box() == box
+        assert int(hal.get_attribute("#review-list", "data-read")) == read  # not drawn during the tap
+        hal.mouse.up()
+        hal.wait_for_selector(f"#review-waiting li[data-record='{first}']", state="detached")
+        hal.wait_for_selector("#review-waiting li[data-kind=approval]")
+        assert "Game Loss" in hal.text_content("#review-waiting li[data-kind=approval]")
+        assert hal.get_attribute("#review-waiting li[data-kind=approval]", "data-record") != first
+        [refusal] = [r for r in hal.evaluate("() => window.judgeApp.records()") if r["type"] == "approval"]
+        assert (refusal["payload"]["record"], refusal["payload"]["approved"]) == (first, False)
         # by keyboard: the locator is found again at the key press, so a redraw of the list
         # (a sync) between finding the button and pressing Enter does not lose the press
-        hal.locator("#review-waiting li[data-kind=approval] [data-decide=false]").press("Enter")
+        hal.locator("#review-waiting li[data-kind=approval] [data-decide=true]").press("Enter")
         hal.wait_for_selector("#review-empty")
         wait_badge(hal, 0)
         wait_synced(hal)

@@ -20,7 +20,7 @@ import { keepClearOfNav } from "./bars.js";
 import { keepFirstClock } from "./first-clock.js";
 import { applyLanguage } from "./lang.js";
 import { loadMessages, translatePage } from "./i18n.js";
-import { pressState } from "./press.js";
+import { afterPress, pressState } from "./press.js";
 
 performance.mark("app-start");
 
@@ -30,8 +30,9 @@ function registerServiceWorker() {
     onControlled: startEngine,
     onUnavailable: startEngine,
     onUpdate(apply) {
-      document.getElementById("update").hidden = false;
       document.getElementById("update-btn").onclick = apply;
+      // a banner put in above the screen waits for a tap under way (press.js)
+      afterPress(() => { document.getElementById("update").hidden = false; });
     },
   });
   // A page the service worker does not control (a hard reload) starts Python once the

@@ -12,6 +12,7 @@ import { addRecord, app, eventContext, eventRecords, penaltyName, recordEvents }
 import { recordPenalty } from "./penalty-record.js";
 import { syncState } from "./sync.js";
 import { t } from "./i18n.js";
+import { afterPress } from "./press.js";
 
 const changes = new EventTarget();
 let cached = null; // {slug, list: Promise of {items, records}}
@@ -36,7 +37,9 @@ export function decides() {
 }
 
 /** Call `draw` after each change of the list (a sync, a record made here), one run at a time
- * (changes during a run make one more run after it). Returns a function that stops it. */
+ * (changes during a run make one more run after it), and once a tap under way is over
+ * (press.js): a row's buttons are not replaced or moved under the head judge's finger.
+ * Returns a function that stops it. */
 export function onReviewChange(draw) {
   let running = null;
   let again = false;
@@ -47,8 +50,9 @@ export function onReviewChange(draw) {
       if (again) { again = false; run(); }
     });
   };
-  changes.addEventListener("change", run);
-  return () => changes.removeEventListener("change", run);
+  const later = () => afterPress(run);
+  changes.addEventListener("change", later);
+  return () => changes.removeEventListener("change", later);
 }
 
 /** Every review item of the event's records on this phone, kept conflicts included, with the

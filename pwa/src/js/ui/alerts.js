@@ -137,8 +137,9 @@ export function showAlert(text, { ms = 20000, system = null } = {}) {
   const el = document.getElementById("alert-bar");
   said = text;
   text = typeof said === "function" ? said() : said;
-  document.getElementById("alert").textContent = text;
-  el.hidden = false;
+  // The sound, vibration and notification go now; the banner, which pushes the screen down,
+  // once a tap under way is over (press.js), and it goes away the same way.
+  afterPress(showBanner);
   // A tap anywhere on the banner or its button (the keyboard's way) dismisses it.
   el.onclick = () => { el.hidden = true; };
   if (navigator.vibrate) {
@@ -148,7 +149,16 @@ export function showAlert(text, { ms = 20000, system = null } = {}) {
   tone();
   if (system) notify(system.title, text, system.tag);
   clearTimeout(timer);
-  timer = setTimeout(() => { el.hidden = true; }, ms);
+  timer = setTimeout(() => afterPress(hideBanner), ms);
+}
+
+function showBanner() {
+  document.getElementById("alert").textContent = typeof said === "function" ? said() : said;
+  document.getElementById("alert-bar").hidden = false;
+}
+
+function hideBanner() {
+  document.getElementById("alert-bar").hidden = true;
 }
 
 /** Write the banner again in the language shown, when it still shows a message given as a

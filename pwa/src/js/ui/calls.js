@@ -10,6 +10,7 @@ import { callsState, closeCall, readsCalls, reasonLabel, takeCall } from "../cal
 import { showAlert } from "./alerts.js";
 import { LIMITS, textProblem } from "../checks.js";
 import { t } from "../i18n.js";
+import { afterPress } from "../press.js";
 
 let closedHere = null; // the call this phone closed last: {call, ruling}
 let closing = null;    // id of the call whose close form is open
@@ -122,11 +123,13 @@ export function draw() {
 
 /** Show the panel on every screen and alert for new and escalated calls. */
 export function startCallsPanel() {
-  callsState.addEventListener("change", () => {
-    // A form being typed in is not drawn over.
+  // A form being typed in is not drawn over, and a tap under way is over first (press.js):
+  // the panel sits above every screen, and what is under the finger would move.
+  const drawn = () => {
     if (closing && document.getElementById("calls")?.contains(document.activeElement)) return;
     draw();
-  });
+  };
+  callsState.addEventListener("change", () => afterPress(drawn));
   window.addEventListener("hashchange", draw);
   callsState.addEventListener("new", (ev) => {
     const c = ev.detail;

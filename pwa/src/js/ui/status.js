@@ -10,6 +10,7 @@ import { timeOfDay } from "../clock.js";
 import { pushState } from "../push.js";
 import { t, tn } from "../i18n.js";
 import { h } from "../dom.js";
+import { afterPress } from "../press.js";
 
 export function renderStatus() {
   const net = document.getElementById("net");
@@ -96,12 +97,18 @@ function offlineNote() {
 
 function renderOffline() {
   const pill = document.getElementById("offline");
-  const note = document.getElementById("offline-note");
   const text = OFFLINE_PILL[offline.phase]?.() ?? null;
   pill.hidden = text == null;
   pill.textContent = text ?? "";
   pill.dataset.phase = offline.phase;
   pill.className = `pill ${offline.phase === "ready" ? "ok" : ["failed", "unavailable"].includes(offline.phase) ? "bad" : "off"}`;
+  afterPress(renderOfflineNote);
+}
+
+/** The note under the status line, put in, changed or taken away once a tap under way is over
+ * (press.js): it moves the screen below it. */
+function renderOfflineNote() {
+  const note = document.getElementById("offline-note");
   const said = offlineNote();
   note.hidden = said == null;
   document.getElementById("offline-note-text").textContent = said ?? "";

@@ -1,11 +1,13 @@
 // Sync details: what waits to be sent, when the last sync worked, and rejected records with
-// the server's reason; drawn again whenever a sync starts, ends or the outbox changes.
+// the server's reason; drawn again whenever a sync starts, ends or the outbox changes (once a
+// tap under way is over).
 import { fill, h } from "../dom.js";
 import { app, eventRecords, penaltyName, playerName } from "../state.js";
 import * as store from "../store.js";
 import { syncNow, syncState } from "../sync.js";
 import { timeOfDay } from "../clock.js";
 import { t } from "../i18n.js";
+import { afterPress } from "../press.js";
 
 /** The name of a record's type (the type itself when the app does not know it). */
 function typeName(type) {
@@ -45,14 +47,17 @@ function ofRecord(type, record) {
 
 export async function render(main) {
   let drawing = 0;
-  // A redraw keeps the keyboard where it was (the "Sync now" button, say).
+  // A redraw keeps the keyboard where it was (the "Sync now" button, say), and waits for a tap
+  // under way (press.js): the button pressed would otherwise be replaced and the tap lost.
   const redraw = async () => {
     const mine = ++drawing;
-    const focused = main.contains(document.activeElement) ? document.activeElement.id : null;
     const nodes = await content();
-    if (mine !== drawing) return; // a newer change drew meanwhile
-    fill(main, nodes);
-    if (focused) document.getElementById(focused)?.focus();
+    afterPress(() => {
+      if (mine !== drawing) return; // a newer change draws
+      const focused = main.contains(document.activeElement) ? document.activeElement.id : null;
+      fill(main, nodes);
+      if (focused) document.getElementById(focused)?.focus();
+    });
   };
   await redraw();
   syncState.addEventListener("change", redraw);
