@@ -189,10 +189,18 @@ def test_many_calls_keep_the_screen_usable_and_the_full_list_opens(browser, flas
     with judge_and_player(browser, flask_server, event, "Remy") as (judge, _):
         judge.goto(flask_server.url + "/#/penalty")
         client = flask_server.app.test_client()
-        for table in range(1, 6):
+        for table in range(1, 5):
             assert client.post(f"/api/events/{event['slug']}/calls", json={"table": table}).status_code == 201
+        judge.wait_for_function("() => document.querySelector('#calls-h')?.textContent === 'Judge calls: 4 waiting'",
+                                timeout=5_000)
+        # the keyboard on a call's "On my way" stays there when a new call draws the panel again
+        call = judge.get_attribute("#calls li[data-call] >> nth=1", "data-call")
+        judge.focus(f"#calls li[data-call='{call}'] .call-take")
+        assert client.post(f"/api/events/{event['slug']}/calls", json={"table": 5}).status_code == 201
         judge.wait_for_function("() => document.querySelector('#calls-h')?.textContent === 'Judge calls: 5 waiting'",
                                 timeout=5_000)
+        assert judge.evaluate("() => [document.activeElement.className,"
+                              " document.activeElement.closest('li[data-call]')?.dataset.call]") == ["call-take", call]
         assert judge.locator("#calls li[data-call]").count() == 3
         assert judge.text_content("#calls-more") == "Show all 5 calls"
         judge.click("#calls-more")

@@ -175,6 +175,19 @@ def test_a_tap_on_a_tables_button_is_not_lost_when_the_list_is_drawn_again(brows
         # and the call's panel and banner, once the tap was over
         page.wait_for_selector("#calls li[data-call]")
         assert page.text_content("#alert") == "Judge call at table 3."
+        # the status line, whose pills may wrap on a narrow phone, is also drawn after the tap
+        net = page.text_content("#net")
+        box = button.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        ctx.set_offline(True)
+        page.evaluate("() => window.dispatchEvent(new Event('offline'))")
+        settled(page)
+        assert page.text_content("#net") == net != "Offline"
+        page.mouse.up()
+        page.wait_for_function("() => document.getElementById('net').textContent === 'Offline'")
+        page.wait_for_selector("#result-panel")
+        assert page.text_content("#res-h") == "Result of table 2"
     finally:
         ctx.close()
 

@@ -214,13 +214,14 @@ def test_a_refused_penalty_does_not_count_and_a_flagged_one_can_be_kept(browser,
         hal.wait_for_selector("#review-waiting li[data-kind=approval]")
         assert "Notes: Looked at the clock" in hal.text_content("#review-waiting")
         first = hal.get_attribute("#review-waiting li[data-kind=approval]", "data-record")
-        # Hal holds Refuse on it while another game loss of Kim's, for another player, reaches
+        # Hal holds Refuse on it while two more game losses of Kim's, for other players, reach
         # the list: the list is drawn again once the tap is over, so the tap refuses the
         # penalty pressed, not what took its place
-        third = event["players"][3]
+        third, fourth = event["players"][3], event["players"][0]
         kim_ctx.set_offline(True)
-        assert record_penalty(kim, third["id"]) == "warning"
-        assert record_penalty(kim, third["id"]) == "game_loss"
+        for other_player in (third, fourth):
+            assert record_penalty(kim, other_player["id"]) == "warning"
+            assert record_penalty(kim, other_player["id"]) == "game_loss"
         refuse = hal.locator(f"#review-waiting li[data-record='{first}'] [data-decide=false]")
         box = refuse.bounding_box()
         read = int(hal.get_attribute("#review-list", "data-read"))
@@ -232,21 +233,49 @@ def test_a_refused_penalty_does_not_count_and_a_flagged_one_can_be_kept(browser,
         wait_synced(kim)
         synced(hal)
         wait_resolved(hal, "async () => (await window.judgeApp.records()).filter((r) => r.type === 'penalty')"
-                           ".length === 4")
+                           ".length === 6")
         settled(hal)
         assert refuse.get_attribute("data-pressed") == "yes"  # the same button, where the finger is
         assert refuse.bounding_box() == box
         assert int(hal.get_attribute("#review-list", "data-read")) == read  # not drawn during the tap
         hal.mouse.up()
         hal.wait_for_selector(f"#review-waiting li[data-record='{first}']", state="detached")
-        hal.wait_for_selector("#review-waiting li[data-kind=approval]")
-        assert "Game Loss" in hal.text_content("#review-waiting li[data-kind=approval]")
-        assert hal.get_attribute("#review-waiting li[data-kind=approval]", "data-record") != first
+        rows = hal.locator("#review-waiting li[data-kind=approval]")
+        rows.nth(1).wait_for()
+        assert rows.count() == 2 and "Game Loss" in rows.nth(0).text_content()
         [refusal] = [r for r in hal.evaluate("() => window.judgeApp.records()") if r["type"] == "approval"]
         assert (refusal["payload"]["record"], refusal["payload"]["approved"]) == (first, False)
-        # by keyboard: the locator is found again at the key press, so a redraw of the list
-        # (a sync) between finding the button and pressing Enter does not lose the press
-        hal.locator("#review-waiting li[data-kind=approval] [data-decide=true]").press("Enter")
+        top, second = rows.nth(0).get_attribute("data-record"), rows.nth(1).get_attribute("data-record")
+        # the keyboard on the second's Approve stays there when another item draws the list again
+        hal.focus(f"#review-waiting li[data-record='{second}'] [data-decide=true]")
+        assert record_penalty(kim, third["id"]) != "warning"
+        wait_synced(kim)
+        synced(hal)
+        hal.wait_for_function("() => document.querySelectorAll('#review-waiting li[data-kind=approval]').length === 3")
+        assert hal.evaluate("() => [document.activeElement.dataset.decide,"
+                            " document.activeElement.closest('li[data-record]')?.dataset.record]") == ["true", second]
+        last = rows.nth(2).get_attribute("data-record")
+        assert last not in (top, second)
+        # Hal presses Approve on the second while the first is approved (by the keyboard): the
+        # decided row goes once that press is over, not from under the finger
+        approve = hal.locator(f"#review-waiting li[data-record='{second}'] [data-decide=true]")
+        box = approve.bounding_box()
+        hal.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        hal.mouse.down()
+        hal.locator(f"#review-waiting li[data-record='{top}'] [data-decide=true]").press("Enter")
+        wait_resolved(hal, "async () => (await window.judgeApp.records()).filter((r) => r.type === 'approval')"
+                           ".length === 2")
+        settled(hal)
+        assert approve.bounding_box() == box
+        hal.mouse.up()
+        wait_resolved(hal, "async () => (await window.judgeApp.records()).filter((r) => r.type === 'approval')"
+                           ".length === 3")
+        hal.locator(f"#review-waiting li[data-record='{last}'] [data-decide=true]").press("Enter")
+        wait_resolved(hal, "async () => (await window.judgeApp.records()).filter((r) => r.type === 'approval')"
+                           ".length === 4")
+        approvals = [r["payload"] for r in hal.evaluate("() => window.judgeApp.records()") if r["type"] == "approval"]
+        assert sorted((a["record"], a["approved"]) for a in approvals) == sorted(
+            [(first, False), (top, True), (second, True), (last, True)])
         hal.wait_for_selector("#review-empty")
         wait_badge(hal, 0)
         wait_synced(hal)

@@ -39,3 +39,30 @@ export function uid(prefix = "f") {
   seq += 1;
   return `${prefix}-${seq}`;
 }
+
+/** Where the keyboard is inside `box`, to be put back after `box` is drawn again (keptFocus):
+ * {id} for an element with an id, else {row, mark}: the value of the `rowKey` data attribute
+ * (e.g. "record" for li[data-record]) of its row, and what the element is within the row (its
+ * first data attribute, else its class). null when the keyboard is elsewhere. */
+export function focusPlace(box, rowKey) {
+  const el = document.activeElement;
+  if (!el || el === box || !box.contains(el)) return null;
+  if (el.id) return { id: el.id };
+  const row = el.closest(`[data-${rowKey}]`)?.dataset[rowKey];
+  const attr = [...el.attributes].find((a) => a.name.startsWith("data-"));
+  return row == null ? null : { row, mark: attr ? [attr.name, attr.value] : ["class", el.className] };
+}
+
+/** Put the keyboard back where focusPlace found it, if that element is still drawn. */
+export function keptFocus(box, rowKey, place) {
+  if (!place) return;
+  const row = place.row == null ? null
+    : [...box.querySelectorAll(`[data-${rowKey}]`)].find((el) => el.dataset[rowKey] === place.row);
+  const [name, value] = place.mark || [];
+  const again = place.id ? document.getElementById(place.id)
+    : [...(row?.querySelectorAll(`[${name}]`) || [])].find((el) => el.getAttribute(name) === value);
+  if (!again) return;
+  again.focus({ preventScroll: true });
+  // the caret at the end of what was typed (a field kept by id is a new one, with the draft)
+  if (again.matches("textarea, input[type=text], input:not([type])")) again.setSelectionRange(again.value.length, again.value.length);
+}

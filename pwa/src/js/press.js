@@ -23,8 +23,9 @@ function letGoLater(ms) {
 }
 
 document.addEventListener("pointerdown", () => { pressed = ++presses; }, { capture: true });
-// a touch's click comes after the finger is up
-document.addEventListener("click", () => letGoLater(0), { capture: true });
+// a touch's click comes after the finger is up; a click from the keyboard (detail 0) is not
+// the end of a press
+document.addEventListener("click", (ev) => { if (ev.detail) letGoLater(0); }, { capture: true });
 document.addEventListener("pointerup", () => letGoLater(500), { capture: true });
 document.addEventListener("pointercancel", () => letGoLater(0), { capture: true });
 

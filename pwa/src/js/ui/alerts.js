@@ -19,6 +19,7 @@ export const alertLog = { tones: 0, vibrations: 0, notifications: [] };
 
 let timer = null;
 let said = null; // what the banner shows: its text, or a function giving it in the language shown
+let bannerShown = false; // whether it is to be shown (drawn as it stands once a tap under way is over)
 let audio = null;
 let sound = true;
 let minutes = [5, 0];
@@ -139,9 +140,10 @@ export function showAlert(text, { ms = 20000, system = null } = {}) {
   text = typeof said === "function" ? said() : said;
   // The sound, vibration and notification go now; the banner, which pushes the screen down,
   // once a tap under way is over (press.js), and it goes away the same way.
-  afterPress(showBanner);
+  bannerShown = true;
+  afterPress(drawBanner);
   // A tap anywhere on the banner or its button (the keyboard's way) dismisses it.
-  el.onclick = () => { el.hidden = true; };
+  el.onclick = () => { bannerShown = false; el.hidden = true; };
   if (navigator.vibrate) {
     navigator.vibrate([300, 150, 300]);
     alertLog.vibrations += 1;
@@ -149,16 +151,12 @@ export function showAlert(text, { ms = 20000, system = null } = {}) {
   tone();
   if (system) notify(system.title, text, system.tag);
   clearTimeout(timer);
-  timer = setTimeout(() => afterPress(hideBanner), ms);
+  timer = setTimeout(() => { bannerShown = false; afterPress(drawBanner); }, ms);
 }
 
-function showBanner() {
-  document.getElementById("alert").textContent = typeof said === "function" ? said() : said;
-  document.getElementById("alert-bar").hidden = false;
-}
-
-function hideBanner() {
-  document.getElementById("alert-bar").hidden = true;
+function drawBanner() {
+  if (bannerShown) document.getElementById("alert").textContent = typeof said === "function" ? said() : said;
+  document.getElementById("alert-bar").hidden = !bannerShown;
 }
 
 /** Write the banner again in the language shown, when it still shows a message given as a

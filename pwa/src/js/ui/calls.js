@@ -3,7 +3,7 @@
 // ruling, and after closing "Player appeals" opens the appeal form (ui/appeal.js) with the
 // call's table, round and ruling. New calls alert (banner, tone, vibration, system notification); a call nobody took
 // in the organiser's time alerts the head judge.
-import { h, fill } from "../dom.js";
+import { h, fill, focusPlace, keptFocus } from "../dom.js";
 import { app } from "../state.js";
 import { serverNow } from "../servertime.js";
 import { callsState, closeCall, readsCalls, reasonLabel, takeCall } from "../calls.js";
@@ -112,6 +112,7 @@ export function draw() {
   const mine = (c) => c.status === "taken" && c.taken_by === app.session.judge_name;
   const ordered = [...calls.filter(mine), ...calls.filter((c) => !mine(c))];
   const shown = showAll ? ordered : ordered.slice(0, SHOWN);
+  const focused = focusPlace(el, "call"); // a new call leaves the keyboard where it was
   fill(el, h("h2", { id: "calls-h" }, open ? t("Judge calls: {count} waiting", { count: open }) : t("Judge calls")),
     calls.length ? h("ul", { class: "call-list", "aria-labelledby": "calls-h" }, shown.map(callItem)) : null,
     calls.length > SHOWN ? h("button", { type: "button", class: "secondary", id: "calls-more", "aria-expanded": String(showAll),
@@ -119,6 +120,7 @@ export function draw() {
       showAll ? t("Show fewer calls") : t("Show all {count} calls", { count: calls.length })) : null,
     closedHere ? closedItem() : null,
     h("p", { class: "small bad-text", id: "calls-note", "aria-live": "polite" }));
+  keptFocus(el, "call", focused);
 }
 
 /** Show the panel on every screen and alert for new and escalated calls. */

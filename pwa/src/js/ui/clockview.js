@@ -290,13 +290,17 @@ export async function render(main) {
     if (document.activeElement === document.body || document.activeElement == null) focusTable({ table: panelFor });
   }).observe(extEl, { childList: true });
 
+  // The line saying the clock's news is old comes and goes above the tables: once a tap under
+  // way is over (press.js), as it moves them.
+  const staleNow = () => (app.session.standalone ? "" : staleText(clockNewsAge()));
+  const drawStale = () => { staleEl.textContent = staleNow(); };
+
   let lastSecond = null;
   function tick() {
     const round = app.clock?.round;
     const left = roundLeft(round, serverNow());
     const face = showFace(timeEl, left);
-    const stale = app.session.standalone ? "" : staleText(clockNewsAge());
-    if (staleEl.textContent !== stale) staleEl.textContent = stale;
+    if (staleEl.textContent !== staleNow()) afterPress(drawStale);
     if (!left) {
       labelEl.textContent = t("No round running");
       stateEl.textContent = "";

@@ -6,7 +6,7 @@
 // Appeals wait here too: the head judge confirms or changes the ruling, and one who made the
 // ruling names the judge they consulted first. Below, the head judge sees the event's
 // deck-check coverage (from the organiser's server, when it can be reached).
-import { append, fill, h } from "../dom.js";
+import { append, fill, focusPlace, h, keptFocus } from "../dom.js";
 import { LIMITS, textProblem } from "../checks.js";
 import { app, infractionName, penaltyName, playerName } from "../state.js";
 import { syncState } from "../sync.js";
@@ -16,6 +16,7 @@ import { consultRefusal, decide, decideAppeal, decides, flagText, issueInstead, 
 import { waitingText } from "./engine-note.js";
 import { coverageSection } from "./deckcoverage.js";
 import { t } from "../i18n.js";
+import { afterPress } from "../press.js";
 
 export async function render(main) {
   const status = h("p", { id: "review-status", role: "status" });
@@ -36,7 +37,8 @@ export async function render(main) {
     try {
       await work();
       drafts.delete(row.dataset.record);
-      row.remove();
+      // the row goes with the list drawn again (once a tap begun meanwhile is over: taking it
+      // out now would move the rows below under that finger)
       shown = null;
       // the list is read again from the records now stored (the count, "nothing waits"),
       // not left to the next sync to redraw
@@ -213,9 +215,12 @@ export async function render(main) {
       : t("Not yet synced: only this phone's records.");
     const shape = JSON.stringify([head, list.waiting, list.kept, [...list.waiting, ...list.kept].map((i) => playerName(i.player))]);
     if (shape === shown && box.contains(asOfLine)) return;
+    // The list is filled once a tap under way is over (press.js): its rows would move or be
+    // replaced under the finger, and the tap would be lost or decide another item.
+    await new Promise((resolve) => afterPress(resolve));
+    if (mine !== drawn || !app.session) return;
     shown = shape;
-    const focused = box.contains(document.activeElement) && document.activeElement.matches("textarea, input")
-      ? document.activeElement.id : null;
+    const focused = focusPlace(box, "record"); // the keyboard stays where it was
     fill(box,
       asOfLine,
       head ? null : h("p", {},
@@ -228,13 +233,7 @@ export async function render(main) {
       list.kept.length ? [h("h2", {}, t("Kept as issued ({count})", { count: list.kept.length })),
         h("ul", { class: "list", id: "review-kept" }, list.kept.map((item) => row(item, false)))] : null,
       head ? coverage : null);
-    if (focused) {
-      const again = document.getElementById(focused);
-      if (again) {
-        again.focus({ preventScroll: true });
-        again.setSelectionRange(again.value.length, again.value.length);
-      }
-    }
+    keptFocus(box, "record", focused);
   }
 
   const stop = onReviewChange(draw);

@@ -12,7 +12,13 @@ import { t, tn } from "../i18n.js";
 import { h } from "../dom.js";
 import { afterPress } from "../press.js";
 
+/** Draw the status line, once a tap under way is over (press.js): a pill's text that wraps
+ * on a narrow phone makes the line taller and moves the screen under the finger. */
 export function renderStatus() {
+  afterPress(drawStatus);
+}
+
+function drawStatus() {
   const net = document.getElementById("net");
   const sync = document.getElementById("sync");
   const py = document.getElementById("python");
@@ -102,11 +108,10 @@ function renderOffline() {
   pill.textContent = text ?? "";
   pill.dataset.phase = offline.phase;
   pill.className = `pill ${offline.phase === "ready" ? "ok" : ["failed", "unavailable"].includes(offline.phase) ? "bad" : "off"}`;
-  afterPress(renderOfflineNote);
+  renderOfflineNote();
 }
 
-/** The note under the status line, put in, changed or taken away once a tap under way is over
- * (press.js): it moves the screen below it. */
+/** The note under the status line. */
 function renderOfflineNote() {
   const note = document.getElementById("offline-note");
   const said = offlineNote();
