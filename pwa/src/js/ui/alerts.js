@@ -143,7 +143,7 @@ export function showAlert(text, { ms = 20000, system = null } = {}) {
   bannerShown = true;
   afterPress(drawBanner);
   // A tap anywhere on the banner or its button (the keyboard's way) dismisses it.
-  el.onclick = () => { bannerShown = false; el.hidden = true; };
+  el.onclick = () => { bannerShown = false; drawBanner(); };
   if (navigator.vibrate) {
     navigator.vibrate([300, 150, 300]);
     alertLog.vibrations += 1;

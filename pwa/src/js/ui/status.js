@@ -103,17 +103,12 @@ function offlineNote() {
 
 function renderOffline() {
   const pill = document.getElementById("offline");
+  const note = document.getElementById("offline-note");
   const text = OFFLINE_PILL[offline.phase]?.() ?? null;
   pill.hidden = text == null;
   pill.textContent = text ?? "";
   pill.dataset.phase = offline.phase;
   pill.className = `pill ${offline.phase === "ready" ? "ok" : ["failed", "unavailable"].includes(offline.phase) ? "bad" : "off"}`;
-  renderOfflineNote();
-}
-
-/** The note under the status line. */
-function renderOfflineNote() {
-  const note = document.getElementById("offline-note");
   const said = offlineNote();
   note.hidden = said == null;
   document.getElementById("offline-note-text").textContent = said ?? "";
